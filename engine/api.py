@@ -1,0 +1,261 @@
+"""The shape every game takes (after OpenSpiel and boardgame.io).
+
+A :class:`Game` describes; a :class:`State` is one game in progress. The companion only ever
+asks a state who may act (``active_seats``), what they may do (``legal_actions``), applies a
+choice (``apply``), lets time pass (``advance``) and draws ``view`` results. Views are the only
+thing renderers see, so a seat's screen is built from data that never held another seat's
+secret: that is the structural guarantee behind every secrecy test.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .exc import IllegalAction, SetupError
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a seat may do now.
+
+    ``id`` is stable and journaled (``"flip"``, ``"strain:3"``); ``label`` fits one line of a
+    128-pixel screen. ``undoable`` marks pure bookkeeping that the table may take back;
+    anything that draws from the seed or moves time is never undoable.
+    """
+
+    id: str
+    label: str
+    undoable: bool = False
+
+
+# --------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something the companion plays after an action: never part of the state itself."""
+
+
+@dataclass(frozen=True)
+class Narrate(Effect):
+    """Text for the table (spoken where a speaker exists, else on every screen)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Buzz(Effect):
+    """A named tune on the shared buzzer; every seat hears it, so it must carry no secret."""
+
+    tune: str
+
+
+@dataclass(frozen=True)
+class Vibrate(Effect):
+    """A private cue felt only by one seat."""
+
+    seat: int
+    pattern: str = "short"
+
+
+@dataclass(frozen=True)
+class Reveal(Effect):
+    """A public reveal the rules call for (an identity at death, a challenged Hero)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class GameOver(Effect):
+    outcome: str
+
+
+# --------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True)
+class HourglassFace:
+    """What a screen shows of the hourglass: ``shown`` is ``exact``, ``bar`` or ``none``."""
+
+    remaining: float
+    length: float
+    running: bool
+    shown: str = "exact"
+
+
+@dataclass(frozen=True)
+class SecretFace:
+    """The PEEK face: drawn only while the seat holds PEEK."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat's screen may show, already filtered for that seat.
+
+    ``view(None)`` gives the public face (the public screen, the simulator's overview); it is
+    built by the same code with no seat, so it can only hold public facts.
+    """
+
+    title: str
+    lines: tuple[str, ...] = ()
+    big: str | None = None
+    hourglass: HourglassFace | None = None
+    banner: str | None = None
+    secret: SecretFace | None = None
+    highlight: bool = False  # "it is your turn": the renderer inverts the title bar
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup choice offered in the game menu; the first choice is the default."""
+
+    key: str
+    label: str
+    choices: tuple[str, ...]
+
+    @property
+    def default(self) -> str:
+        return self.choices[0]
+
+
+def resolve_options(options: Sequence[Option], given: Mapping[str, str]) -> dict[str, str]:
+    """Fill defaults and reject unknown keys or values with a message a host can act on."""
+    known = {opt.key: opt for opt in options}
+    for key, value in given.items():
+        if key not in known:
+            raise SetupError(f"no option '{key}' (options: {', '.join(known) or 'none'})")
+        if value not in known[key].choices:
+            choices = ", ".join(known[key].choices)
+            raise SetupError(f"option {key}: '{value}' is not one of {choices}")
+    return {opt.key: given.get(opt.key, opt.default) for opt in options}
+
+
+# --------------------------------------------------------------------------- game and state
+
+
+class Game(ABC):
+    """A registered game: its name, its player counts, its options and how to start one."""
+
+    key: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+
+    def check_players(self, seats: Sequence[int]) -> None:
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise SetupError(
+                f"{self.name} needs {self.min_players} to {self.max_players} players,"
+                f" not {len(seats)}"
+            )
+
+    @abstractmethod
+    def new_state(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> State:
+        """Deal and set up. ``seats`` are clockwise; ``seed`` drives every random choice."""
+
+
+class State(ABC):
+    """One game in progress. Subclasses keep everything needed to answer the methods below.
+
+    ``apply`` with ``seat=None`` is reserved for the table itself (pause, resume), so the
+    companion can journal those alongside player actions.
+    """
+
+    def __init__(self, seats: Sequence[int], seed: bytes) -> None:
+        self.seats: tuple[int, ...] = tuple(seats)
+        self.seed = seed
+        self.paused = False
+
+    @abstractmethod
+    def active_seats(self) -> frozenset[int]:
+        """Seats that may act now: a set, because votes and challenges are simultaneous."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now, the most likely first (it is what ACT does at once)."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action, now: float) -> list[Effect]:
+        """Carry out an action already checked to be legal."""
+
+    @abstractmethod
+    def view(self, seat: int | None, now: float) -> SeatView:
+        """The seat's screen (or the public one for ``None``)."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> str | None:
+        """The outcome in words once terminal (``"Win: everyone escaped"``)."""
+
+    def apply(self, seat: int | None, action_id: str, now: float) -> list[Effect]:
+        """Check and carry out ``action_id``; raise :class:`IllegalAction` with a readable why."""
+        if seat is None:
+            return self._table_action(action_id, now)
+        if self.is_terminal():
+            raise IllegalAction("The game is over")
+        if self.paused:
+            raise IllegalAction("Paused: resume first")
+        for action in self.legal_actions(seat):
+            if action.id == action_id:
+                return self._apply(seat, action, now)
+        raise IllegalAction(self.why_not(seat, action_id))
+
+    def why_not(self, seat: int, action_id: str) -> str:
+        """Why ``action_id`` is refused; games override this for more specific reasons."""
+        return "Not now"
+
+    def is_undoable(self, seat: int, action_id: str) -> bool:
+        """Whether the action (once applied) may be taken back: asked before applying."""
+        return any(a.id == action_id and a.undoable for a in self.legal_actions(seat))
+
+    # --- time ----------------------------------------------------------------------------
+
+    def next_deadline(self) -> float | None:
+        """When ``advance`` must next be called (hourglass expiry, narration step)."""
+        return None
+
+    def advance(self, now: float) -> list[Effect]:
+        """Let time pass to ``now``: timers that ran out take effect here."""
+        return []
+
+    def _table_action(self, action_id: str, now: float) -> list[Effect]:
+        if action_id == "pause":
+            if not self.paused:
+                self.paused = True
+                self.on_pause(now)
+            return []
+        if action_id == "resume":
+            if self.paused:
+                self.paused = False
+                self.on_resume(now)
+            return []
+        raise IllegalAction(f"unknown table action '{action_id}'")
+
+    def on_pause(self, now: float) -> None:
+        """Stop every timer; the default game has none."""
+
+    def on_resume(self, now: float) -> None:
+        """Restart the timers stopped by :meth:`on_pause`."""
+
+    # --- secrecy -------------------------------------------------------------------------
+
+    def secrets_hidden_from(self, seat: int | None) -> frozenset[str]:
+        """Texts that ``seat``'s screen (or the public face, for None) must not show now.
+
+        Games with hidden information list, per seat, the phrases that would give a secret
+        away (e.g. ``"Seat 3: Invader"``); the secrecy suite checks views, frames, logs and
+        errors against them by value.
+        """
+        return frozenset()

@@ -1,0 +1,1 @@
+"""Built-in games. Importing this package registers each of them."""
