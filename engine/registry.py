@@ -1,6 +1,13 @@
-"""The games the companion knows, by key."""
+"""The games the companion knows, by key.
+
+Each module in :mod:`engine.games` registers its game at import; :func:`get` imports them all
+on first use, so adding a game is adding a module and nothing else.
+"""
 
 from __future__ import annotations
+
+import importlib
+import pkgutil
 
 from .api import Game
 from .exc import UnknownGame
@@ -9,7 +16,7 @@ _GAMES: dict[str, Game] = {}
 
 
 def register(game: Game) -> Game:
-    if game.key in _GAMES:
+    if game.key in _GAMES and type(_GAMES[game.key]) is not type(game):
         raise ValueError(f"game '{game.key}' is registered twice")
     _GAMES[game.key] = game
     return game
@@ -30,4 +37,7 @@ def all_games() -> list[Game]:
 
 
 def _load_builtin() -> None:
-    from . import games  # noqa: F401  (importing registers every built-in game)
+    from . import games
+
+    for module in pkgutil.iter_modules(games.__path__):
+        importlib.import_module(f"{games.__name__}.{module.name}")

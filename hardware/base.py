@@ -1,0 +1,129 @@
+"""The small interfaces every hardware backend implements.
+
+Backends (gpiozero pins, luma OLEDs, serial pods, the terminal simulator, the pygame window)
+turn physical things into :class:`ButtonEdge` events and frames into light. Library callbacks
+run on library threads, so a backend only ever hands events to the ``sink`` it was given (the
+app's queue); all logic (debounce, holds, peeks) lives in one thread in the companion.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+SCREEN_SIZE = (128, 64)
+
+
+class ButtonName(enum.Enum):
+    ACT = "act"
+    PEEK = "peek"
+
+
+@dataclass(frozen=True)
+class ButtonEdge:
+    """A raw level change on a seat button, stamped with the monotonic clock.
+
+    Edges are raw (they bounce); the companion debounces them on the leading edge.
+    """
+
+    seat: int
+    button: ButtonName
+    pressed: bool
+    at: float
+
+
+Sink = Callable[[object], None]
+
+
+class SeatScreen(ABC):
+    """One seat's 128x64 monochrome screen."""
+
+    size: tuple[int, int] = SCREEN_SIZE
+
+    @abstractmethod
+    def show(self, image: Image.Image) -> None:
+        """Make the screen show ``image`` (mode "1"), sending only what changed.
+
+        Raises :class:`OSError` when the display is unreachable (unplugged, bus error).
+        """
+
+    @abstractmethod
+    def conceal(self, image: Image.Image) -> None:
+        """End a peek: switch the display off first, write ``image``, then switch it on.
+
+        The order matters: a secret must never be visible while the new frame is written.
+        """
+
+    @abstractmethod
+    def blank(self) -> None:
+        """Clear the screen and switch it off (start-up, shut-down): an OLED keeps its image."""
+
+    def reconnect(self) -> None:
+        """Re-initialise after an OSError; the next :meth:`show` sends a whole frame."""
+
+    def close(self) -> None:
+        """Release the bus or port."""
+
+
+class Buzzer(ABC):
+    """The table's shared buzzer (heard by everyone: never a secret cue)."""
+
+    @abstractmethod
+    def play(self, tune: str) -> None:
+        """Start a named tune from :mod:`hardware.tunes` without blocking."""
+
+    def close(self) -> None:
+        """Release the pin."""
+
+
+class Vibrator(ABC):
+    """A seat's private vibration motor."""
+
+    @abstractmethod
+    def pulse(self, pattern: str) -> None:
+        """Start a named pattern (``short``, ``long``, ``double``) without blocking."""
+
+    def close(self) -> None:
+        """Release the pin."""
+
+
+@dataclass
+class SeatHardware:
+    """Everything wired to one seat. ``inputs`` is whatever must be kept alive (gpiozero
+    Buttons, a pod link); ``one_button`` seats map short press to ACT and hold to PEEK."""
+
+    number: int
+    screen: SeatScreen
+    one_button: bool = False
+    vibrator: Vibrator | None = None
+    inputs: list[object] = field(default_factory=list)
+
+
+@dataclass
+class TableHardware:
+    """A whole table: its seats by number and the shared buzzer."""
+
+    seats: dict[int, SeatHardware]
+    buzzer: Buzzer | None = None
+
+    def close(self) -> None:
+        for seat in self.seats.values():
+            for device in seat.inputs:
+                close = getattr(device, "close", None)
+                if close:
+                    close()
+            if seat.vibrator:
+                seat.vibrator.close()
+            seat.screen.close()
+        if self.buzzer:
+            self.buzzer.close()
+
+    def __enter__(self) -> TableHardware:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
