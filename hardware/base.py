@@ -36,6 +36,21 @@ class ButtonEdge:
     at: float
 
 
+@dataclass(frozen=True)
+class QuitRequested:
+    """The person at the keyboard (terminal simulator, emulator window) asked to stop."""
+
+    reason: str = "quit"
+
+
+@dataclass(frozen=True)
+class SeatOffline:
+    """A seat's link went quiet (a pod unplugged): the game pauses its timers."""
+
+    seat: int
+    online: bool
+
+
 Sink = Callable[[object], None]
 
 
