@@ -1,0 +1,295 @@
+"""The app loop (DESIGN §2): one queue, one thread, sleeping until the next input or deadline.
+
+Events come from hardware threads through a queue; everything else happens here: gestures
+are read, actions applied to the lobby or the game, the action recorded before its effects
+play, and the screens whose pixels changed redrawn. The loop never polls: it blocks on the
+queue with a timeout that ends exactly at the next deadline (hourglass second, expiry, hold
+time, notice, retry of an offline screen).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import secrets
+from collections.abc import Callable
+
+from engine import registry
+from engine.api import Action, Buzz, Effect, GameOver, Narrate, Reveal, State, Vibrate
+from engine.exc import EngineError
+from engine.rng import SEED_BYTES, commitment
+from hardware.base import ButtonEdge, QuitRequested, SeatOffline, TableHardware
+
+from .clock import Clock, monotonic
+from .gestures import Gesture, GestureReader, SeatGesture
+from .journal import Journal, NullJournal
+from .lobby import Lobby, StartGame
+from .record import Entry, GameRecord
+from .screens import ScreenKeeper
+from .seat_ui import SeatUI
+from .system_menu import SystemMenu
+
+log = logging.getLogger(__name__)
+
+
+class App:
+    """A table: its hardware, the lobby or the game in play, and each seat's UI state."""
+
+    def __init__(
+        self,
+        hardware: TableHardware,
+        *,
+        clock: Clock = monotonic,
+        lobby: Lobby | None = None,
+        journal: Journal | None = None,
+        seed_source: Callable[[int], bytes] = secrets.token_bytes,
+        on_status: Callable[[str], None] | None = None,
+    ) -> None:
+        self.hardware = hardware
+        self.clock = clock
+        self.seat_numbers = tuple(sorted(hardware.seats))
+        self.lobby = lobby or Lobby(self.seat_numbers)
+        self.journal = journal or NullJournal()
+        self.seed_source = seed_source
+        self.on_status = on_status or (lambda text: None)
+        self.state: State | None = None
+        self.record: GameRecord | None = None
+        self.ui = {n: SeatUI(n) for n in self.seat_numbers}
+        one_button = frozenset(n for n, s in hardware.seats.items() if s.one_button)
+        self.gestures = GestureReader(one_button_seats=one_button)
+        self.menu = SystemMenu()
+        self.screens = ScreenKeeper(hardware, self.ui, clock)
+        self.running = True
+        self.tunes: list[str] = []  # every tune played, for scripts and tests
+
+    # --- start and stop ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Blank every seat before anything else is drawn: an OLED keeps its last image."""
+        self.screens.blank_all()
+        resumed = self.journal.resume()
+        if resumed is not None:
+            self._adopt(resumed, self.clock())
+        self.redraw()
+
+    def close(self) -> None:
+        self.screens.blank_all()
+        self.journal.close()
+
+    def run(self, events: queue.Queue) -> None:
+        """Block on the queue until the next event or deadline, forever (until quit)."""
+        self.start()
+        while self.running:
+            deadline = self.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self.clock())
+            try:
+                event = events.get(timeout=timeout)
+            except queue.Empty:
+                event = None
+            if event is not None:
+                self.handle(event)
+            self.advance()
+
+    # --- events --------------------------------------------------------------------------------
+
+    def handle(self, event: object) -> None:
+        if isinstance(event, ButtonEdge):
+            if event.seat in self.ui:
+                for gesture in self.gestures.edge(event):
+                    self._gesture(gesture)
+        elif isinstance(event, QuitRequested):
+            self.running = False
+        elif isinstance(event, SeatOffline):
+            self.screens.set_offline(event.seat, not event.online)
+        self.redraw()
+
+    def advance(self) -> None:
+        """Carry out everything whose deadline has passed, then redraw what changed."""
+        now = self.clock()
+        for gesture in self.gestures.advance(now):
+            self._gesture(gesture)
+        if self.state is not None and not self.state.paused:
+            deadline = self.state.next_deadline()
+            if deadline is not None and deadline <= now:
+                self._play(self.state.advance(now), now)
+        for seat in self.ui.values():
+            seat.expire(now)
+        self.screens.retry_offline(now)
+        self.redraw()
+
+    def next_deadline(self) -> float | None:
+        moments = [self.gestures.next_deadline(), self.screens.next_deadline()]
+        if self.state is not None and not self.state.paused:
+            moments.append(self.state.next_deadline())
+            moments.append(self._next_tick())
+        for seat in self.ui.values():
+            moments.extend(seat.deadlines())
+        return min((m for m in moments if m is not None), default=None)
+
+    def _next_tick(self) -> float | None:
+        """When the shown hourglass seconds next change."""
+        assert self.state is not None
+        now = self.clock()
+        glass = self.state.view(None, now).hourglass
+        if glass is None or not glass.running or glass.remaining <= 0:
+            return None
+        fraction = glass.remaining - math.floor(glass.remaining)
+        return now + (fraction if fraction > 1e-6 else 1.0)
+
+    # --- gestures -----------------------------------------------------------------------------
+
+    def _gesture(self, g: SeatGesture) -> None:
+        seat = self.ui[g.seat]
+        if g.gesture is Gesture.STUCK:
+            seat.stuck = g.button.value.upper() if g.button else "Button"
+            log.warning("seat %s: %s button stuck; ignored until released", g.seat, seat.stuck)
+        elif g.gesture is Gesture.UNSTUCK:
+            seat.stuck = ""
+        elif g.gesture is Gesture.NEXT:
+            seat.next(self.actions(g.seat), g.at)
+        elif g.gesture is Gesture.PEEK_START:
+            seat.start_peek(g.at)
+        elif g.gesture is Gesture.PEEK_END:
+            seat.end_peek()
+        elif g.gesture is Gesture.ACT:
+            action, _ = seat.current(self.actions(g.seat))
+            if action is not None:
+                self.choose(g.seat, action.id, g.at)
+
+    def actions(self, seat: int) -> list[Action]:
+        """What the seat's bottom bar offers: the game's actions, then the table's."""
+        if self.state is None:
+            return self.lobby.legal_actions(seat)
+        if seat not in self.state.seats:
+            return []
+        return self.menu.actions(seat, self.state, self.record)
+
+    def choose(self, seat: int, action_id: str, at: float) -> None:
+        """Carry out ``action_id`` for ``seat``; a refusal is told on that seat only."""
+        ui = self.ui[seat]
+        ui.reset_highlight()
+        try:
+            if self.state is None:
+                self._lobby_action(seat, action_id, at)
+            elif SystemMenu.owns(action_id):
+                self._system_action(seat, action_id, at)
+            else:
+                self._game_action(seat, action_id, at)
+        except EngineError as error:
+            ui.tell(str(error), at)
+            self._buzz("error")
+
+    def _lobby_action(self, seat: int, action_id: str, at: float) -> None:
+        request = self.lobby.apply(seat, action_id, at)
+        if action_id == "join":
+            self._buzz("join")
+        if isinstance(request, StartGame):
+            self.start_game(request, at)
+
+    def _game_action(self, seat: int, action_id: str, at: float) -> None:
+        assert self.state is not None and self.record is not None
+        label = next((a.label for a in self.state.legal_actions(seat) if a.id == action_id), "")
+        undoable = self.state.is_undoable(seat, action_id)
+        effects = self.state.apply(seat, action_id, at)
+        self._commit(Entry(seat, action_id, at, undoable, label))
+        self._play(effects, at)
+
+    def _system_action(self, seat: int, action_id: str, at: float) -> None:
+        assert self.state is not None and self.record is not None
+        outcome = self.menu.apply(seat, action_id)
+        if outcome in ("pause", "resume"):
+            self.state.apply(None, outcome, at)
+            self._commit(Entry(None, outcome, at))
+            self._tell_all("Paused" if outcome == "pause" else "Resumed", at)
+        elif outcome == "undo":
+            self._undo(at)
+        elif outcome == "again":
+            game = registry.get(self.record.game_key)
+            self.start_game(StartGame(game, self.record.seats, dict(self.record.options)), at)
+        elif outcome == "lobby":
+            self.end_game()
+
+    # --- the game's life ----------------------------------------------------------------------
+
+    def start_game(self, request: StartGame, at: float) -> None:
+        seed = self.seed_source(SEED_BYTES)
+        record = GameRecord(request.game.key, request.seats, request.options, seed)
+        state = request.game.new_state(request.seats, request.options, seed)
+        self.journal.begin(record)
+        self._adopt((record, state), at)
+        self._tell_all(f"Seed {commitment(seed)}", at)
+        self.on_status(f"{request.game.name}: seed commitment {commitment(seed)}")
+        self._buzz("start")
+
+    def end_game(self) -> None:
+        if self.record is not None:
+            self.journal.finish(self.record)
+        self.state, self.record = None, None
+        self.lobby = Lobby(self.seat_numbers, joined=list(self.lobby.joined))
+        self.menu = SystemMenu()
+        for seat in self.ui.values():
+            seat.reset_highlight()
+
+    def _adopt(self, resumed: tuple[GameRecord, State], at: float) -> None:
+        self.record, self.state = resumed
+        self.lobby.joined = sorted(set(self.record.seats))
+        self.menu = SystemMenu()
+        for seat in self.ui.values():
+            seat.reset_highlight()
+
+    def _commit(self, entry: Entry) -> None:
+        """Journal first, effects after: an action the table saw is never lost."""
+        assert self.record is not None
+        self.record.entries.append(entry)
+        self.journal.append(self.record, entry)
+
+    def _undo(self, at: float) -> None:
+        assert self.record is not None
+        entry = self.record.last_undoable()
+        if entry is None:
+            raise EngineError("Nothing to undo")
+        self.record.entries.pop()
+        self.journal.truncate(self.record, len(self.record.entries))
+        self.state = self.record.replay()
+        self._tell_all(f"Undone: {entry.label}"[:21], at)
+
+    # --- effects and screens ------------------------------------------------------------------
+
+    def _play(self, effects: list[Effect], at: float) -> None:
+        for effect in effects:
+            if isinstance(effect, Buzz):
+                self._buzz(effect.tune)
+            elif isinstance(effect, Vibrate):
+                vibrator = self.hardware.seats[effect.seat].vibrator
+                if vibrator is not None:
+                    vibrator.pulse(effect.pattern)
+            elif isinstance(effect, Narrate | Reveal):
+                self._tell_all(effect.text, at)
+                self.on_status(effect.text)
+            elif isinstance(effect, GameOver):
+                self.on_status(effect.outcome)
+                if self.record is not None:
+                    self.on_status(f"Seed revealed: {self.record.seed.hex()}")
+
+    def _buzz(self, tune: str) -> None:
+        self.tunes.append(tune)
+        self.on_status(f"♪ {tune}")
+        if self.hardware.buzzer is not None:
+            self.hardware.buzzer.play(tune)
+
+    def _tell_all(self, text: str, at: float) -> None:
+        for seat in self.ui.values():
+            seat.tell(text, at)
+
+    def view(self, seat: int | None):
+        now = self.clock()
+        if self.state is None:
+            return self.lobby.view(seat, now)
+        if seat is not None and seat not in self.state.seats:
+            return self.state.view(None, now)
+        return self.state.view(seat, now)
+
+    def redraw(self) -> None:
+        for number in self.seat_numbers:
+            self.screens.draw(number, self.view(number), self.actions(number))

@@ -1,0 +1,30 @@
+"""Clocks: the real monotonic one, and a fake one that tests and table scripts move by hand."""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def __call__(self) -> float:
+        """Monotonic seconds."""
+
+
+def monotonic() -> float:
+    return time.monotonic()
+
+
+class FakeClock:
+    """A clock that only moves when told: a 90-second hourglass test runs in microseconds."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("time does not run backwards")
+        self.now += seconds

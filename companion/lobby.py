@@ -1,0 +1,152 @@
+"""Before a game: seats join by pressing ACT, one seat picks the game and its options.
+
+The lobby speaks the same language as a game state (``legal_actions``, ``apply``, ``view``),
+so the seats drive it with the same two buttons and the same screens, and table scripts can
+play it like any other phase. It is pure: starting a game is reported as a :class:`StartGame`
+request that the app carries out (it owns the seed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine import registry
+from engine.api import Action, Game, SeatView
+from engine.exc import IllegalAction
+
+
+@dataclass(frozen=True)
+class StartGame:
+    game: Game
+    seats: tuple[int, ...]
+    options: dict[str, str]
+
+
+@dataclass
+class Lobby:
+    """Joining, then the game menu, then the options of the chosen game."""
+
+    table_seats: tuple[int, ...]
+    joined: list[int] = field(default_factory=list)
+    host: int | None = None  # the seat that opened the menu drives it
+    game: Game | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    message: str = ""
+
+    @classmethod
+    def prepared(
+        cls, table_seats: Sequence[int], joined: Sequence[int] = (), game_key: str | None = None
+    ) -> Lobby:
+        """A lobby with seats already joined and a game already chosen (``companion play X``)."""
+        lobby = cls(tuple(table_seats), joined=sorted(joined))
+        if game_key is not None:
+            lobby.host = lobby.joined[0] if lobby.joined else None
+            lobby._choose(registry.get(game_key))
+        return lobby
+
+    # --- the state-like interface ----------------------------------------------------------
+
+    def active_seats(self) -> frozenset[int]:
+        if self.host is not None:
+            return frozenset({self.host})
+        return frozenset(self.table_seats)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.host is None:
+            if seat not in self.joined:
+                return [Action("join", "Join")]
+            return [Action("menu", "Choose game"), Action("leave", "Leave")]
+        if seat != self.host:
+            return []
+        if self.game is None:
+            return [*self._game_actions(), Action("back", "Back")]
+        return [Action("start", f"Start {self.game.name}"), *self._option_actions(),
+                Action("back", "Back")]
+
+    def apply(self, seat: int, action_id: str, now: float) -> StartGame | None:
+        if action_id not in {a.id for a in self.legal_actions(seat)}:
+            raise IllegalAction("Not now")
+        self.message = ""
+        kind, _, arg = action_id.partition(":")
+        return getattr(self, f"_do_{kind}")(seat, arg)
+
+    def view(self, seat: int | None, now: float) -> SeatView:
+        if self.host is None:
+            return self._join_view(seat)
+        if self.game is None:
+            title = "Choose a game" if seat == self.host else f"Seat {self.host} chooses"
+            return SeatView(title=title, lines=self._joined_lines(), highlight=seat == self.host)
+        return self._options_view(seat)
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def _do_join(self, seat: int, _: str) -> None:
+        self.joined = sorted({*self.joined, seat})
+
+    def _do_leave(self, seat: int, _: str) -> None:
+        self.joined.remove(seat)
+
+    def _do_menu(self, seat: int, _: str) -> None:
+        self.host = seat
+
+    def _do_back(self, seat: int, _: str) -> None:
+        if self.game is None:
+            self.host = None
+        else:
+            self.game = None
+
+    def _do_game(self, seat: int, key: str) -> None:
+        self._choose(registry.get(key))
+
+    def _do_option(self, seat: int, key: str) -> None:
+        assert self.game is not None
+        option = next(o for o in self.game.options if o.key == key)
+        index = option.choices.index(self.options[key])
+        self.options[key] = option.choices[(index + 1) % len(option.choices)]
+
+    def _do_start(self, seat: int, _: str) -> StartGame | None:
+        assert self.game is not None
+        count = len(self.joined)
+        if not self.game.min_players <= count <= self.game.max_players:
+            self.message = f"Needs {self.game.min_players}-{self.game.max_players} players"
+            return None
+        return StartGame(self.game, tuple(self.joined), dict(self.options))
+
+    def _choose(self, game: Game) -> None:
+        self.game = game
+        self.options = {option.key: option.default for option in game.options}
+
+    # --- views -----------------------------------------------------------------------------
+
+    def _game_actions(self) -> list[Action]:
+        return [
+            Action(f"game:{g.key}", f"{g.name} {g.min_players}-{g.max_players}")
+            for g in registry.all_games()
+        ]
+
+    def _option_actions(self) -> list[Action]:
+        assert self.game is not None
+        return [
+            Action(f"option:{o.key}", f"{o.label}: {self.options[o.key]}")
+            for o in self.game.options
+        ]
+
+    def _joined_lines(self) -> tuple[str, ...]:
+        seats = " ".join(str(s) for s in self.joined) or "none yet"
+        return (f"Players: {len(self.joined)}", f"Seats: {seats}")
+
+    def _join_view(self, seat: int | None) -> SeatView:
+        if seat is not None and seat not in self.joined:
+            lines = ("Press ACT to join", *self._joined_lines())
+            return SeatView(title="Table companion", lines=lines)
+        return SeatView(title="Joined" if seat else "Table companion",
+                        lines=(*self._joined_lines(), "Then: Choose game"))
+
+    def _options_view(self, seat: int | None) -> SeatView:
+        assert self.game is not None
+        lines = [self.message] if self.message else []
+        lines += [f"{len(self.joined)} players", "PEEK: next  ACT: set"]
+        if seat != self.host:
+            lines = [f"Seat {self.host} sets up", *lines[:2]]
+        return SeatView(title=self.game.name, lines=tuple(lines[:3]), highlight=seat == self.host)

@@ -1,0 +1,49 @@
+"""The record of one game: enough to rebuild it exactly (seed, seats, options, every action).
+
+Undo and resume both work by replaying a record, so undo can never re-deal: the replayed game
+draws from the same seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import registry
+from engine.api import State
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One applied action. ``seat`` None is the table itself (pause, resume)."""
+
+    seat: int | None
+    action: str
+    at: float
+    undoable: bool = False
+    label: str = ""
+
+
+@dataclass
+class GameRecord:
+    game_key: str
+    seats: tuple[int, ...]
+    options: dict[str, str]
+    seed: bytes
+    entries: list[Entry] = field(default_factory=list)
+
+    def replay(self, entries: list[Entry] | None = None) -> State:
+        """A fresh state with ``entries`` (default: all) applied in order."""
+        game = registry.get(self.game_key)
+        state = game.new_state(self.seats, self.options, self.seed)
+        for entry in self.entries if entries is None else entries:
+            deadline = state.next_deadline()
+            if deadline is not None and deadline <= entry.at:
+                state.advance(entry.at)
+            state.apply(entry.seat, entry.action, entry.at)
+        return state
+
+    def last_undoable(self) -> Entry | None:
+        """The entry undo would take back, if the newest one is pure bookkeeping."""
+        if self.entries and self.entries[-1].undoable:
+            return self.entries[-1]
+        return None

@@ -1,0 +1,188 @@
+"""Drawing a seat's screen: 128x64, one bit per pixel, legible at arm's length.
+
+Rendering is two steps. :func:`face_for` decides *what* a seat shows (a :class:`Face`: plain
+text and numbers, no pixels), and :func:`draw_face` draws a face with PIL onto any canvas, as
+luma's renderers do: it never knows the device. Table scripts and secrecy tests read the
+face's text; the hardware gets the pixels. Small text uses Pillow's crisp 6x11 bitmap font;
+the hourglass digits are a large FreeType face drawn in fixed-width cells, so a tick redraws
+only the digit that changed (a few dozen bytes on the bus, not the whole frame).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.api import HourglassFace, SeatView
+
+WIDTH, HEIGHT = 128, 64
+CHARS_PER_LINE = 21
+BIG_SIZE = 38
+BANNER_SIZE = 14
+TITLE_BOTTOM = 11
+BAR_TOP = 53
+
+
+@dataclass(frozen=True)
+class Face:
+    """Everything one screen shows at one moment, as text and numbers."""
+
+    title: str
+    inverted_title: bool = False
+    big: str | None = None
+    lines: tuple[str, ...] = ()
+    banner: str | None = None
+    sand: float | None = None  # 0..1 for the hourglass bar, None when not drawn
+    bar: str = ""  # the bottom bar: the highlighted action or a notice
+    bar_right: str = ""  # e.g. "2/5": more actions behind PEEK taps
+
+    def text(self) -> str:
+        """All the words on the screen, one item per line: what table scripts match against."""
+        parts = [self.title, self.banner or "", self.big or "", *self.lines, self.bar]
+        return "\n".join(p for p in parts if p)
+
+
+@cache
+def small_font() -> ImageFont.ImageFont:
+    return ImageFont.load_default_imagefont()
+
+
+@cache
+def large_font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
+
+
+def clock_text(seconds: float) -> str:
+    """Remaining sand as "1:23"; rounded up, so "0:00" means the glass has run out."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def face_for(view: SeatView, bar: str = "", bar_right: str = "") -> Face:
+    """The face a seat shows for ``view`` (its public face: the secret is never read here)."""
+    big, lines, sand = view.big, view.lines, None
+    glass = view.hourglass
+    if glass is not None:
+        big, lines, sand = _hourglass_parts(glass, view)
+    return Face(
+        title=view.title,
+        inverted_title=view.highlight,
+        big=big,
+        lines=tuple(lines),
+        banner=view.banner,
+        sand=sand,
+        bar=bar,
+        bar_right=bar_right,
+    )
+
+
+def secret_face_for(view: SeatView) -> Face:
+    """The PEEK face: only ever drawn while the seat holds PEEK."""
+    secret = view.secret
+    if secret is None:
+        return Face(title="Nothing secret", lines=("You hold no secret", "in this game."))
+    return Face(title=secret.title, inverted_title=True, lines=secret.lines, bar="release PEEK")
+
+
+def _hourglass_parts(glass: HourglassFace, view: SeatView):
+    if glass.shown == "exact":
+        return clock_text(glass.remaining), view.lines[:1], None
+    if glass.shown == "bar":
+        return view.big, view.lines[:2], glass.remaining / glass.length if glass.length else 0
+    state = "Hourglass running" if glass.running else "Hourglass stopped"
+    return view.big, (state, *view.lines[:2]), None
+
+
+def render(face: Face, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
+    image = Image.new("1", size, 0)
+    draw_face(ImageDraw.Draw(image), face, size)
+    return image
+
+
+def draw_face(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
+    width, _ = size
+    _draw_title(draw, face, width)
+    if face.banner:
+        _draw_banner(draw, face.banner, width)
+        _draw_lines(draw, face.lines[:1], top=42)
+    elif face.big:
+        _draw_big(draw, face.big, width)
+        _draw_lines(draw, face.lines[:1], top=42)
+    elif face.sand is not None:
+        _draw_sand(draw, face.sand, width)
+        _draw_lines(draw, face.lines[:2], top=27)
+    else:
+        _draw_lines(draw, face.lines[:3], top=TITLE_BOTTOM + 2)
+    _draw_bar(draw, face, width)
+
+
+def _fit(text: str, chars: int = CHARS_PER_LINE) -> str:
+    return text if len(text) <= chars else text[: chars - 1] + "~"
+
+
+def _draw_title(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
+    if face.inverted_title:
+        draw.rectangle((0, 0, width - 1, TITLE_BOTTOM - 1), fill=1)
+        draw.text((1, 0), _fit(face.title), font=small_font(), fill=0)
+    else:
+        draw.text((1, 0), _fit(face.title), font=small_font(), fill=1)
+        draw.line((0, TITLE_BOTTOM - 1, width - 1, TITLE_BOTTOM - 1), fill=1)
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], top: int) -> None:
+    for index, line in enumerate(lines):
+        draw.text((1, top + 11 * index), _fit(line), font=small_font(), fill=1)
+
+
+def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
+    """Fixed-width cells: a digit that does not change keeps exactly the same pixels."""
+    font = large_font(BIG_SIZE)
+    cell = max(font.getlength(d) for d in "0123456789")
+    narrow = {":": cell * 0.45, " ": cell * 0.45}
+    widths = [narrow.get(ch, cell) for ch in text]
+    x = (width - sum(widths)) / 2
+    top = TITLE_BOTTOM + 1 - font.getbbox("0")[1]
+    for ch, w in zip(text, widths, strict=True):
+        glyph = font.getlength(ch)
+        draw.text((round(x + (w - glyph) / 2), top), ch, font=font, fill=1)
+        x += w
+
+
+def _draw_banner(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
+    font = large_font(BANNER_SIZE)
+    rows = _wrap(text, font, width - 4)[:2]
+    for index, row in enumerate(rows):
+        length = font.getlength(row)
+        draw.text(((width - length) / 2, TITLE_BOTTOM + 2 + 14 * index), row, font=font, fill=1)
+
+
+def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    rows: list[str] = []
+    for word in text.split():
+        if rows and font.getlength(rows[-1] + " " + word) <= width:
+            rows[-1] += " " + word
+        else:
+            rows.append(word)
+    return rows
+
+
+def _draw_sand(draw: ImageDraw.ImageDraw, sand: float, width: int) -> None:
+    left, right, top, bottom = 2, width - 3, 14, 24
+    draw.rectangle((left, top, right, bottom), outline=1, fill=0)
+    filled = round((right - left - 2) * max(0.0, min(1.0, sand)))
+    if filled > 0:
+        draw.rectangle((left + 1, top + 1, left + 1 + filled - 1, bottom - 1), fill=1)
+
+
+def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
+    if not face.bar and not face.bar_right:
+        return
+    draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
+    right_chars = len(face.bar_right) + 1 if face.bar_right else 0
+    draw.text((1, BAR_TOP), _fit(face.bar, CHARS_PER_LINE - right_chars), font=small_font(), fill=1)
+    if face.bar_right:
+        x = width - 1 - 6 * len(face.bar_right)
+        draw.text((x, BAR_TOP), face.bar_right, font=small_font(), fill=1)

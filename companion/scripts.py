@@ -1,0 +1,257 @@
+"""Table scripts: plain-text plays of a whole table (DESIGN §8).
+
+A script presses, holds and releases seat buttons on the simulated table's mock pins, lets
+time pass on a fake clock, and checks what each seat's screen says. Tests, bug reports and
+house rules all use the same files; the grammar is in docs/table-scripts.md. Every error
+names the script line.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hardware.base import ButtonName
+
+from .app import App
+from .clock import FakeClock
+
+TAP_TIME = 0.08
+HOLD_TIME = 0.6
+MAX_STEPS_PER_WAIT = 1_000_000
+
+
+class ScriptError(Exception):
+    """A script line that cannot be read or whose expectation failed."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Command:
+    line: int
+    verb: str
+    args: tuple[str, ...]
+
+
+def parse(text: str) -> tuple[dict[str, str], list[Command]]:
+    """The header settings (``table``, ``seed``, ``one-button``) and the commands."""
+    settings: dict[str, str] = {}
+    commands: list[Command] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = _strip_comment(raw).strip()
+        if not line:
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError as error:
+            raise ScriptError(number, f"cannot read this line ({error})") from None
+        verb, args = words[0].lower(), tuple(words[1:])
+        if verb in ("table", "seed", "one-button"):
+            settings[verb] = " ".join(args)
+        elif verb in VERBS:
+            commands.append(Command(number, verb, args))
+        else:
+            known = ", ".join(sorted(VERBS))
+            raise ScriptError(number, f"unknown command '{verb}' (commands: {known})")
+    return settings, commands
+
+
+def _strip_comment(line: str) -> str:
+    """Drop a ``#`` comment that is not inside quotes."""
+    quoted = False
+    for index, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:index]
+    return line
+
+
+_DURATION = re.compile(r"^(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?(?:(\d+)ms)?$")
+
+
+def parse_duration(text: str) -> float:
+    """``90s``, ``1m30s``, ``250ms``, ``1.5s`` -> seconds."""
+    match = _DURATION.match(text)
+    if not text or not match or not any(match.groups()):
+        raise ValueError(f"'{text}' is not a duration (try 30s, 1m30s or 250ms)")
+    minutes, seconds, millis = match.groups()
+    return int(minutes or 0) * 60 + float(seconds or 0) + int(millis or 0) / 1000
+
+
+@dataclass
+class ScriptRunner:
+    """Plays commands against an :class:`App` on a simulated table with a fake clock."""
+
+    app: App
+    clock: FakeClock
+    drive: Callable[[int, ButtonName, bool], None]  # press or release a seat button's pin
+    pump: Callable[[], None]  # hand queued events to the app
+    unplug: Callable[[int, bool], None] | None = None
+
+    def run(self, commands: list[Command]) -> int:
+        for command in commands:
+            try:
+                getattr(self, "_" + command.verb.replace("-", "_"))(*command.args)
+            except ScriptError:
+                raise
+            except (ValueError, KeyError, TypeError, AssertionError) as error:
+                raise ScriptError(command.line, str(error)) from None
+            except Expectation as failed:
+                raise ScriptError(command.line, str(failed)) from None
+        return len(commands)
+
+    # --- time ----------------------------------------------------------------------------------
+
+    def wait(self, seconds: float) -> None:
+        target = self.clock.now + seconds
+        for _ in range(MAX_STEPS_PER_WAIT):
+            deadline = self.app.next_deadline()
+            if deadline is None or deadline > target:
+                break
+            self.clock.now = max(self.clock.now, deadline)
+            self.app.advance()
+        else:
+            raise Expectation("time stopped moving: a deadline never cleared")
+        self.clock.now = target
+        self.app.advance()
+
+    def _wait(self, duration: str) -> None:
+        self.wait(parse_duration(duration))
+
+    # --- buttons -------------------------------------------------------------------------------
+
+    def _set(self, seat: str, button: str, pressed: bool) -> None:
+        self.drive(_seat(seat), _button(button), pressed)
+        self.pump()
+
+    def _press(self, seat: str, button: str) -> None:
+        self._set(seat, button, True)
+
+    def _release(self, seat: str, button: str) -> None:
+        self._set(seat, button, False)
+
+    def _tap(self, seat: str, button: str = "act") -> None:
+        self._set(seat, button, True)
+        self.wait(TAP_TIME)
+        self._set(seat, button, False)
+        self.wait(TAP_TIME)
+
+    def _hold(self, seat: str, button: str = "peek", duration: str = "") -> None:
+        """Press and keep holding (past the hold time); ``release`` ends it."""
+        self._set(seat, button, True)
+        self.wait(parse_duration(duration) if duration else HOLD_TIME)
+
+    def _join(self, *seats: str) -> None:
+        for seat in seats:
+            self._choose(seat, "Join")
+
+    def _choose(self, seat: str, label: str) -> None:
+        """Tap PEEK until the bar offers ``label``, then ACT."""
+        number = _seat(seat)
+        actions = self.app.actions(number)
+        labels = [a.label for a in actions]
+        matches = [a for a in actions if a.label.lower().startswith(label.lower())]
+        if not matches:
+            raise Expectation(f"seat {number} is not offered '{label}' (offered: {labels})")
+        target = matches[0].id
+        for _ in range(len(actions)):
+            current, _ = self.app.ui[number].current(self.app.actions(number))
+            if current is not None and current.id == target:
+                self._tap(seat, "act")
+                return
+            self._tap(seat, "peek")
+        raise Expectation(f"seat {number}: could not reach '{label}'")
+
+    # --- expectations --------------------------------------------------------------------------
+
+    def _expect(self, *args: str) -> None:
+        if not args:
+            raise Expectation("expect what?")
+        head, rest = args[0].lower(), args[1:]
+        if head == "tune":
+            self._expect_tune(*rest)
+        elif head == "over":
+            self._expect_over(*rest)
+        elif head == "offline":
+            self._expect_offline(*rest)
+        elif head == "public":
+            self._expect_text("the public view", self._public_text(), *rest)
+        elif head == "all":
+            for number in self.app.state.seats if self.app.state else self.app.seat_numbers:
+                self._expect_text(f"seat {number}", self._seat_text(number), *rest)
+        else:
+            number = _seat(head)
+            self._expect_text(f"seat {number}", self._seat_text(number), *rest)
+
+    def _seat_text(self, number: int) -> str:
+        face = self.app.screens.faces.get(number)
+        return face.text() if face else ""
+
+    def _public_text(self) -> str:
+        view = self.app.view(None)
+        return "\n".join([view.title, view.banner or "", view.big or "", *view.lines])
+
+    def _expect_text(self, where: str, text: str, *args: str) -> None:
+        negate = bool(args) and args[0].lower() == "not"
+        wanted = args[1:] if negate else args
+        if len(wanted) != 1:
+            raise Expectation('write: expect SEAT "text"  or  expect SEAT not "text"')
+        found = wanted[0].lower() in text.lower()
+        if found == negate:
+            shown = text.replace("\n", " | ")
+            verb = "shows" if negate else "does not show"
+            raise Expectation(f"{where} {verb} '{wanted[0]}' (it shows: {shown})")
+
+    def _expect_tune(self, tune: str) -> None:
+        if tune not in self.app.tunes:
+            raise Expectation(f"tune '{tune}' was not played (played: {self.app.tunes[-8:]})")
+
+    def _expect_over(self, *words: str) -> None:
+        state = self.app.state
+        if state is None or not state.is_terminal():
+            raise Expectation("the game is not over")
+        result = state.result() or ""
+        if words and words[0].lower() not in result.lower():
+            raise Expectation(f"the game ended '{result}', not '{words[0]}'")
+
+    def _expect_offline(self, seat: str) -> None:
+        if not self.app.ui[_seat(seat)].offline:
+            raise Expectation(f"seat {seat} is not offline")
+
+    def _unplug(self, seat: str) -> None:
+        if self.unplug is None:
+            raise Expectation("this table cannot unplug displays")
+        self.unplug(_seat(seat), True)
+
+    def _replug(self, seat: str) -> None:
+        if self.unplug is None:
+            raise Expectation("this table cannot unplug displays")
+        self.unplug(_seat(seat), False)
+
+
+class Expectation(Exception):
+    """A script's expectation that did not hold."""
+
+
+def _seat(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a seat number") from None
+
+
+def _button(text: str) -> ButtonName:
+    try:
+        return ButtonName(text.lower())
+    except ValueError:
+        raise ValueError(f"'{text}' is not a button (act or peek)") from None
+
+
+VERBS = {"wait", "press", "release", "tap", "hold", "join", "choose", "expect", "unplug",
+         "replug"}
