@@ -1,0 +1,150 @@
+"""The whole terminal screen as lines of text: seat frames, grid or focus, status and help.
+
+Pure functions of a :class:`Scene`, so the layout is tested without a terminal or a thread.
+Every seat frame is 66 columns by 18 lines (64x16 braille plus a border), which puts three
+seats side by side in a 200-column terminal and one seat plus a seat list in 80x24.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .terminal_braille import ROW_CHARS, ROW_COUNT
+from .terminal_keys import HELP_LINES, KEY_SUMMARY, seat_key_hint
+
+FRAME_WIDTH = ROW_CHARS + 2
+FRAME_HEIGHT = ROW_COUNT + 2
+GRID_COLUMNS = 3
+SIDEBAR_WIDTH = 12
+STATUS_HEIGHT = 2 + len(KEY_SUMMARY)
+FOCUS_SIZE = (FRAME_WIDTH + 1 + SIDEBAR_WIDTH, FRAME_HEIGHT + STATUS_HEIGHT)
+INVERSE = "\x1b[7m"
+RESET = "\x1b[0m"
+ANSI_SEQUENCE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+DARK_ROW = " " * ROW_CHARS
+
+
+@dataclass(frozen=True)
+class SeatFace:
+    """What one seat's frame shows; ``rows`` is None while the screen is off (blanked)."""
+
+    number: int
+    rows: Sequence[str] | None = None
+    offline: bool = False
+    act_held: bool = False
+    peek_held: bool = False
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything on the terminal at one moment; ``focus`` is None for the grid of all seats."""
+
+    faces: Sequence[SeatFace]
+    focus: int | None
+    help_shown: bool
+    tunes: Sequence[str]
+    message: str
+    width: int
+
+
+def compose(scene: Scene) -> list[str]:
+    if scene.help_shown:
+        body = list(HELP_LINES)
+    elif scene.focus is None:
+        body = grid_lines(scene.faces)
+    else:
+        body = focus_lines(scene.faces, scene.focus)
+    return body + status_lines(scene)
+
+
+def grid_size(seat_count: int) -> tuple[int, int]:
+    """Columns and lines the grid of ``seat_count`` seats needs, status lines included."""
+    rows = -(-seat_count // GRID_COLUMNS)
+    return min(seat_count, GRID_COLUMNS) * FRAME_WIDTH, rows * FRAME_HEIGHT + STATUS_HEIGHT
+
+
+def grid_lines(faces: Sequence[SeatFace]) -> list[str]:
+    lines: list[str] = []
+    for start in range(0, len(faces), GRID_COLUMNS):
+        frames = [seat_frame(face) for face in faces[start : start + GRID_COLUMNS]]
+        lines.extend("".join(parts) for parts in zip(*frames, strict=True))
+    return lines
+
+
+def focus_lines(faces: Sequence[SeatFace], focus: int) -> list[str]:
+    face = next(face for face in faces if face.number == focus)
+    sidebar = seat_list(faces, focus)
+    sidebar += [""] * (FRAME_HEIGHT - len(sidebar))
+    return [f"{line} {side}" for line, side in zip(seat_frame(face), sidebar, strict=True)]
+
+
+def seat_list(faces: Sequence[SeatFace], focus: int) -> list[str]:
+    """The sidebar of the focus view: every seat with its state, so none is forgotten."""
+    entries = [_seat_entry(face, focus) for face in faces]
+    return ["Seats", *entries, "", "Tab: next", "0: all", "?: help"]
+
+
+def _seat_entry(face: SeatFace, focus: int) -> str:
+    mark = "▸" if face.number == focus else " "
+    return fit(f"{mark}{face.number} {_short_flags(face)}", SIDEBAR_WIDTH)
+
+
+def seat_frame(face: SeatFace) -> list[str]:
+    top = _border("┌", f"Seat {face.number}", _flags(face), "┐")
+    body = [f"│{row}│" for row in (face.rows or [DARK_ROW] * ROW_COUNT)]
+    bottom = _border("└", seat_key_hint(face.number), [], "┘")
+    return [top, *body, bottom]
+
+
+def _flags(face: SeatFace) -> list[str]:
+    flags = []
+    if face.offline:
+        flags.append("OFFLINE")
+    if face.rows is None:
+        flags.append("off")
+    if face.act_held:
+        flags.append("ACT held")
+    if face.peek_held:
+        flags.append("PEEK held")
+    return flags
+
+
+def _short_flags(face: SeatFace) -> str:
+    return " ".join(flag.removesuffix(" held") for flag in _flags(face))
+
+
+def _border(left: str, label: str, flags: Sequence[str], right: str) -> str:
+    head = f"{left}─ {label} "
+    tail = "".join(f"{INVERSE} {flag} {RESET}─" for flag in flags) + right
+    return head + "─" * (FRAME_WIDTH - display_width(head) - display_width(tail)) + tail
+
+
+def status_lines(scene: Scene) -> list[str]:
+    tunes = "  ".join(f"♪ {tune}" for tune in scene.tunes) or "♪ (no tune yet)"
+    message = "".join(char if char.isprintable() else " " for char in scene.message)
+    lines = [tunes, f"» {message}" if message else "", *KEY_SUMMARY]
+    return [fit(line, scene.width) for line in lines]
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: escape sequences none, wide (CJK) characters two."""
+    return sum(_char_width(char) for char in ANSI_SEQUENCE.sub("", text))
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns (a long narration must not wrap into the frames)."""
+    used = 0
+    for index, char in enumerate(text):
+        used += _char_width(char)
+        if used > width:
+            return text[:index]
+    return text
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.combining(char) or not char.isprintable():
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1

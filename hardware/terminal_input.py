@@ -1,0 +1,98 @@
+"""Reading the keyboard: the terminal mode that delivers single keys, and the reader thread.
+
+The reader blocks in a selector on the input and a self-pipe, so it costs nothing while no
+key is pressed and stops at once when closed (no polling timeout to wait out).
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import termios
+import threading
+from collections.abc import Callable
+
+READ_SIZE = 1024
+
+
+class KeyboardMode:
+    """Puts a tty into key-at-a-time mode and restores its exact previous settings.
+
+    Echo and line editing go so every key arrives at once and unprinted; signals and flow
+    control go so Ctrl-C and Ctrl-Q arrive as keys (the app quits cleanly instead of dying in
+    a signal, and Ctrl-Q is not swallowed as XON). Output processing stays as it was.
+    A pipe (tests, scripted input) is left alone.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._saved: list | None = None
+
+    def __enter__(self) -> KeyboardMode:
+        if os.isatty(self._fd):
+            self._saved = termios.tcgetattr(self._fd)
+            termios.tcsetattr(self._fd, termios.TCSANOW, key_at_a_time(self._saved))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is not None:
+            termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+
+def key_at_a_time(attributes: list) -> list:
+    """A copy of tcgetattr ``attributes`` with echo, line editing, signals and XON/XOFF off."""
+    iflag, oflag, cflag, lflag, ispeed, ospeed, cc = attributes
+    cc = list(cc)
+    cc[termios.VMIN] = 1
+    cc[termios.VTIME] = 0
+    iflag &= ~(termios.IXON | termios.ICRNL)
+    lflag &= ~(termios.ECHO | termios.ICANON | termios.ISIG | termios.IEXTEN)
+    return [iflag, oflag, cflag, lflag, ispeed, ospeed, cc]
+
+
+class KeyReader:
+    """A daemon thread handing every chunk read from ``fd`` to ``on_bytes``.
+
+    ``on_end`` runs once when the input ends (the pipe closed, the terminal went away), since
+    no key can arrive after that. :meth:`close` wakes the thread through a self-pipe.
+    """
+
+    def __init__(
+        self, fd: int, on_bytes: Callable[[bytes], None], on_end: Callable[[], None]
+    ) -> None:
+        self._fd = fd
+        self._on_bytes = on_bytes
+        self._on_end = on_end
+        self._wake_read, self._wake_write = os.pipe()
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(fd, selectors.EVENT_READ)
+        self._selector.register(self._wake_read, selectors.EVENT_READ)
+        self._thread = threading.Thread(target=self._run, name="terminal-keys", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            ready = {key.fd for key, _ in self._selector.select()}
+            if self._wake_read in ready:
+                return
+            data = self._read()
+            if not data:
+                self._on_end()
+                return
+            self._on_bytes(data)
+
+    def _read(self) -> bytes:
+        try:
+            return os.read(self._fd, READ_SIZE)
+        except OSError:  # EIO: the terminal behind a pty was closed
+            return b""
+
+    def close(self) -> None:
+        if self._selector.get_map() is None:
+            return
+        os.write(self._wake_write, b"x")
+        self._thread.join()
+        self._selector.close()
+        os.close(self._wake_read)
+        os.close(self._wake_write)
