@@ -267,6 +267,8 @@ class App:
             elif isinstance(effect, Narrate | Reveal):
                 self._tell_all(effect.text, at)
                 self.on_status(effect.text)
+                if self.hardware.speaker is not None:
+                    self.hardware.speaker.say(effect.text)
             elif isinstance(effect, GameOver):
                 self.on_status(effect.outcome)
                 if self.record is not None:
@@ -293,3 +295,5 @@ class App:
     def redraw(self) -> None:
         for number in self.seat_numbers:
             self.screens.draw(number, self.view(number), self.actions(number))
+        if self.hardware.public is not None:
+            self.hardware.public.show(self.view(None), self.clock())

@@ -39,9 +39,20 @@ class Face:
     bar: str = ""  # the bottom bar: the highlighted action or a notice
     bar_right: str = ""  # e.g. "2/5": more actions behind PEEK taps
 
+    def body(self) -> tuple[str | None, str | None, tuple[str, ...]]:
+        """What the body shows: (banner, big text, small lines), as :func:`draw_face` draws it."""
+        if self.banner:
+            return self.banner, None, self.lines[:1]
+        if self.big:
+            return None, self.big, self.lines[:1]
+        if self.sand is not None:
+            return None, None, self.lines[:2]
+        return None, None, self.lines[:3]
+
     def text(self) -> str:
-        """All the words on the screen, one item per line: what table scripts match against."""
-        parts = [self.title, self.banner or "", self.big or "", *self.lines, self.bar]
+        """All the words drawn on the screen, one item per line: what table scripts match."""
+        banner, big, lines = self.body()
+        parts = [self.title, banner or "", big or "", *lines, self.bar]
         return "\n".join(p for p in parts if p)
 
 
@@ -105,17 +116,18 @@ def render(face: Face, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
 def draw_face(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
     width, _ = size
     _draw_title(draw, face, width)
-    if face.banner:
-        _draw_banner(draw, face.banner, width)
-        _draw_lines(draw, face.lines[:1], top=42)
-    elif face.big:
-        _draw_big(draw, face.big, width)
-        _draw_lines(draw, face.lines[:1], top=42)
+    banner, big, lines = face.body()
+    if banner:
+        _draw_banner(draw, banner, width)
+        _draw_lines(draw, lines, top=42)
+    elif big:
+        _draw_big(draw, big, width)
+        _draw_lines(draw, lines, top=42)
     elif face.sand is not None:
         _draw_sand(draw, face.sand, width)
-        _draw_lines(draw, face.lines[:2], top=27)
+        _draw_lines(draw, lines, top=27)
     else:
-        _draw_lines(draw, face.lines[:3], top=TITLE_BOTTOM + 2)
+        _draw_lines(draw, lines, top=TITLE_BOTTOM + 2)
     _draw_bar(draw, face, width)
 
 

@@ -38,9 +38,9 @@ class Command:
     args: tuple[str, ...]
 
 
-def parse(text: str) -> tuple[dict[str, str], list[Command]]:
+def parse(text: str) -> tuple[dict[str, Command], list[Command]]:
     """The header settings (``table``, ``seed``, ``one-button``) and the commands."""
-    settings: dict[str, str] = {}
+    settings: dict[str, Command] = {}
     commands: list[Command] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = _strip_comment(raw).strip()
@@ -52,7 +52,7 @@ def parse(text: str) -> tuple[dict[str, str], list[Command]]:
             raise ScriptError(number, f"cannot read this line ({error})") from None
         verb, args = words[0].lower(), tuple(words[1:])
         if verb in ("table", "seed", "one-button"):
-            settings[verb] = " ".join(args)
+            settings[verb] = Command(number, verb, args)
         elif verb in VERBS:
             commands.append(Command(number, verb, args))
         else:

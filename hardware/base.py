@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from engine.api import SeatView
+
 SCREEN_SIZE = (128, 64)
 
 
@@ -106,6 +108,28 @@ class Vibrator(ABC):
         """Release the pin."""
 
 
+class PublicScreen(ABC):
+    """A screen the whole table sees (HDMI): it is only ever handed the public view."""
+
+    @abstractmethod
+    def show(self, view: SeatView, now: float) -> None:
+        """Draw the public view as of ``now`` (it may animate between calls on its own)."""
+
+    def close(self) -> None:
+        """Release the display."""
+
+
+class Speaker(ABC):
+    """A loudspeaker for narration; where there is none, text on the screens stands in."""
+
+    @abstractmethod
+    def say(self, text: str) -> None:
+        """Start speaking ``text`` without blocking."""
+
+    def close(self) -> None:
+        """Release the audio device."""
+
+
 @dataclass
 class SeatHardware:
     """Everything wired to one seat. ``inputs`` is whatever must be kept alive (gpiozero
@@ -124,6 +148,8 @@ class TableHardware:
 
     seats: dict[int, SeatHardware]
     buzzer: Buzzer | None = None
+    public: PublicScreen | None = None
+    speaker: Speaker | None = None
 
     def close(self) -> None:
         for seat in self.seats.values():
@@ -134,8 +160,9 @@ class TableHardware:
             if seat.vibrator:
                 seat.vibrator.close()
             seat.screen.close()
-        if self.buzzer:
-            self.buzzer.close()
+        for device in (self.buzzer, self.public, self.speaker):
+            if device is not None:
+                device.close()
 
     def __enter__(self) -> TableHardware:
         return self
