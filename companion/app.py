@@ -9,6 +9,7 @@ time, notice, retry of an offline screen).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import queue
@@ -288,9 +289,10 @@ class App:
         now = self.clock()
         if self.state is None:
             return self.lobby.view(seat, now)
-        if seat is not None and seat not in self.state.seats:
-            return self.state.view(None, now)
-        return self.state.view(seat, now)
+        view = self.state.view(seat if seat in self.state.seats else None, now)
+        if self.state.paused:
+            return dataclasses.replace(view, title=f"PAUSED {view.title}", highlight=True)
+        return view
 
     def redraw(self) -> None:
         for number in self.seat_numbers:

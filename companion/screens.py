@@ -68,7 +68,12 @@ class ScreenKeeper:
             self._secret_shown.add(number)
 
     def _public_face(self, number: int, view: SeatView, actions: list[Action]) -> Face:
-        face = face_for(view, *self.ui[number].bar(actions))
+        """The seat's face; a notice takes the title bar for a moment, never the action bar,
+        so what ACT will do is always on screen (a challenge is a race)."""
+        ui = self.ui[number]
+        face = face_for(view, *ui.bar(actions))
+        if ui.notice:
+            face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
         gone = [n for n, ui in self.ui.items() if ui.offline and n != number]
         if not gone:
             return face

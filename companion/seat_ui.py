@@ -72,11 +72,9 @@ class SeatUI:
         return changed
 
     def bar(self, actions: list[Action]) -> tuple[str, str]:
-        """The bottom bar: a notice if one is showing, else the highlighted action."""
+        """The bottom bar: the highlighted action (a stuck button hides it: ACT is ignored)."""
         if self.stuck:
             return f"{self.stuck} stuck: let go", ""
-        if self.notice:
-            return self.notice, ""
         action, index = self.current(actions)
         if action is None:
             return "", ""

@@ -1,0 +1,30 @@
+"""``companion check-config FILE``: validate a table.toml without touching any hardware."""
+
+from __future__ import annotations
+
+from hardware.config import load_config
+
+
+def check_config(path: str) -> int:
+    """Print what the table will be, or raise ConfigError (one line: where, what, how to fix)."""
+    config = load_config(path)
+    print(f"{path}: ok — {config.name}, {len(config.seats)} seats")
+    for seat in config.seats:
+        print(f"  seat {seat.number}: {describe(seat)}")
+    if config.buzzer is not None:
+        kind = "passive piezo" if config.buzzer.tonal else "active buzzer"
+        print(f"  buzzer: GPIO {config.buzzer.pin} ({kind})")
+    return 0
+
+
+def describe(seat) -> str:
+    if seat.pod is not None:
+        return f"pod on {seat.pod}"
+    buttons = f"ACT GPIO {seat.act}" + (f", PEEK GPIO {seat.peek}" if seat.peek is not None
+                                        else " (one button)")
+    if seat.mux is not None:
+        where = f"mux {seat.mux.address:#04x} channel {seat.mux.channel} on /dev/i2c-{seat.mux.bus}"
+    else:
+        where = f"/dev/i2c-{seat.bus}"
+    extra = f", vibration GPIO {seat.vibrate}" if seat.vibrate is not None else ""
+    return f"{buttons}; {seat.display} at {seat.address:#04x} on {where}{extra}"
