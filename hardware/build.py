@@ -1,0 +1,123 @@
+"""Turn a validated :class:`~hardware.config.TableConfig` into a live :class:`TableHardware`."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+
+from gpiozero.pins import Factory
+
+from .base import SeatHardware, Sink, TableHardware
+from .bus import I2cBus, Tca9548a
+from .config import ConfigError, SeatConfig, TableConfig
+from .gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
+from .oled import OledScreen
+
+log = logging.getLogger(__name__)
+
+BusFactory = Callable[[int], I2cBus]
+
+
+def build_table(
+    config: TableConfig,
+    sink: Sink,
+    *,
+    pin_factory: Factory | None = None,
+    bus_factory: BusFactory | None = None,
+    clock: Clock = time.monotonic,
+) -> TableHardware:
+    """Open every pin and bus the config names; on any failure close what was opened.
+
+    A display that does not answer yet (unplugged, loose wire) does not stop the table: its
+    screen starts offline and the companion retries :meth:`OledScreen.reconnect`. A bus that
+    cannot be opened at all is a set-up problem and raises OSError naming the seat.
+    """
+    _refuse_pods(config)
+    buses = _Buses(_smbus if bus_factory is None else bus_factory)
+    table = TableHardware(seats={})
+    try:
+        for seat in config.seats:
+            table.seats[seat.number] = _build_seat(seat, sink, buses, pin_factory, clock)
+        if config.buzzer is not None:
+            table.buzzer = GpioBuzzer(
+                config.buzzer.pin, tonal=config.buzzer.tonal, pin_factory=pin_factory
+            )
+    except BaseException:
+        table.close()
+        raise
+    return table
+
+
+def _refuse_pods(config: TableConfig) -> None:
+    for seat in config.seats:
+        if seat.pod is not None:
+            raise ConfigError(
+                f"{config.source} line {seat.line}: seat {seat.number}: pod seats are not "
+                "supported yet; wire the seat directly (act, display, bus or mux) for now"
+            )
+
+
+def _build_seat(
+    seat: SeatConfig, sink: Sink, buses: _Buses, pin_factory: Factory | None, clock: Clock
+) -> SeatHardware:
+    assert seat.act is not None  # validated: every direct seat has an ACT button
+    with ExitStack() as undo:
+        buttons = SeatButtons(
+            seat.number, seat.act, seat.peek, sink=sink, clock=clock, pin_factory=pin_factory
+        )
+        undo.callback(buttons.close)
+        vibrator = None
+        if seat.vibrate is not None:
+            vibrator = GpioVibrator(seat.vibrate, pin_factory=pin_factory)
+            undo.callback(vibrator.close)
+        screen = _screen(seat, buses)
+        undo.pop_all()
+    return SeatHardware(seat.number, screen, buttons.one_button, vibrator, inputs=[buttons])
+
+
+def _screen(seat: SeatConfig, buses: _Buses) -> OledScreen:
+    screen = OledScreen(
+        buses.open(seat), driver=seat.display, address=seat.address, rotate=seat.rotate // 90
+    )
+    try:
+        screen.reconnect()
+    except OSError as error:
+        log.warning("seat %d: display at %#04x not answering (%s); will retry",
+                    seat.number, seat.address, error)
+    return screen
+
+
+class _Buses:
+    """Opens a bus per seat; seats behind one userspace mux share its bus and its state."""
+
+    def __init__(self, open_bus: BusFactory) -> None:
+        self._open_bus = open_bus
+        self._muxes: dict[int, Tca9548a] = {}
+
+    def open(self, seat: SeatConfig) -> I2cBus:
+        if seat.mux is None:
+            assert seat.bus is not None  # validated: a direct seat has a bus or a mux
+            return self._checked(seat, seat.bus)
+        mux = self._muxes.get(seat.mux.bus)
+        if mux is None:
+            mux = Tca9548a(self._checked(seat, seat.mux.bus), seat.mux.address)
+            self._muxes[seat.mux.bus] = mux
+        return mux.channel(seat.mux.channel)
+
+    def _checked(self, seat: SeatConfig, number: int) -> I2cBus:
+        try:
+            return self._open_bus(number)
+        except OSError as error:
+            raise OSError(
+                error.errno,
+                f"seat {seat.number}: cannot open I2C bus /dev/i2c-{number} ({error.strerror}); "
+                "is I2C (and the i2c-mux overlay) enabled? see hardware/README.md",
+            ) from error
+
+
+def _smbus(number: int) -> I2cBus:
+    import smbus2
+
+    return smbus2.SMBus(number)

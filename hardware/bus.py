@@ -1,0 +1,158 @@
+"""I2C buses for the seat OLEDs: a recording bus for tests and benchmarks, and a TCA9548A mux.
+
+Both speak the small part of the smbus2 ``SMBus`` API that luma's ``i2c(bus=...)`` interface and
+the mux need (``write_i2c_block_data``, ``write_byte``, ``close``), so luma never knows whether
+it talks to a real adapter, a mux channel or a recorder.
+
+Bytes on the wire (what :attr:`Transfer.wire_bytes` counts, and what the budgets in DESIGN §9
+mean): one address byte, one control byte (luma's 0x00 for commands, 0x40 for data; the
+register of ``write_i2c_block_data``) and the payload. START/STOP conditions and ACK bits are
+not counted. A 32-byte data block therefore costs 34 bytes; a mux channel switch costs 2.
+"""
+
+from __future__ import annotations
+
+import errno
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+MUX_ADDRESSES = range(0x70, 0x78)
+MUX_CHANNELS = range(8)
+
+
+class I2cBus(Protocol):
+    """The smbus2 subset our displays and the mux use."""
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None: ...
+
+    def write_byte(self, i2c_addr: int, value: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One I2C write as it crossed the bus. ``control`` is None for a plain ``write_byte``."""
+
+    address: int
+    control: int | None
+    data: bytes
+
+    @property
+    def wire_bytes(self) -> int:
+        return 1 + (self.control is not None) + len(self.data)
+
+
+class RecordingBus:
+    """An in-memory bus that keeps every transfer, and can play an unplugged display.
+
+    Tests build a controller RAM model from :attr:`transfers`; the benchmark sums
+    :attr:`bytes_sent`. After :meth:`fail_with` every call raises until :meth:`recover`.
+    """
+
+    def __init__(self) -> None:
+        self.transfers: list[Transfer] = []
+        self.closed = False
+        self._failure: OSError | None = None
+
+    @property
+    def bytes_sent(self) -> int:
+        return sum(transfer.wire_bytes for transfer in self.transfers)
+
+    def fail_with(self, error: OSError) -> None:
+        self._failure = error
+
+    def recover(self) -> None:
+        self._failure = None
+
+    def clear(self) -> None:
+        """Forget the transfers so far (measure one update at a time)."""
+        self.transfers.clear()
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        self._record(Transfer(i2c_addr, register, bytes(data)))
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        self._record(Transfer(i2c_addr, None, bytes([value])))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def _record(self, transfer: Transfer) -> None:
+        if self._failure is not None:
+            raise self._failure
+        if self.closed:
+            raise OSError(errno.EBADF, "the I2C bus is closed")
+        self.transfers.append(transfer)
+
+
+class Tca9548a:
+    """A TCA9548A I2C switch driven from userspace: several seats share one ``SMBus``.
+
+    Each transfer through a :meth:`channel` first selects that channel (writes ``1 << channel``
+    to the mux) unless it is already selected. After any bus error the selection is forgotten,
+    so a mux that lost power is selected again on the next transfer. The shared bus is closed
+    when the last channel is closed.
+    """
+
+    def __init__(self, bus: I2cBus, address: int = 0x70) -> None:
+        if address not in MUX_ADDRESSES:
+            raise ValueError(f"a TCA9548A answers at 0x70..0x77, not {address:#04x}")
+        self.bus = bus
+        self.address = address
+        self._selected: int | None = None
+        self._open_channels: set[int] = set()
+        self._lock = threading.RLock()
+
+    def channel(self, number: int) -> MuxChannel:
+        if number not in MUX_CHANNELS:
+            raise ValueError(f"a TCA9548A has channels 0..7, not {number}")
+        if number in self._open_channels:
+            raise ValueError(f"mux channel {number} is already in use")
+        self._open_channels.add(number)
+        return MuxChannel(self, number)
+
+    @contextmanager
+    def selected(self, channel: int) -> Iterator[I2cBus]:
+        """Hold the bus with ``channel`` switched in, for one or more transfers."""
+        with self._lock:
+            try:
+                if self._selected != channel:
+                    self._selected = None
+                    self.bus.write_byte(self.address, 1 << channel)
+                    self._selected = channel
+                yield self.bus
+            except OSError:
+                self._selected = None
+                raise
+
+    def release(self, channel: int) -> None:
+        with self._lock:
+            self._open_channels.discard(channel)
+            if not self._open_channels:
+                self.bus.close()
+
+
+class MuxChannel:
+    """One downstream bus of a :class:`Tca9548a`, usable wherever an ``SMBus`` is."""
+
+    def __init__(self, mux: Tca9548a, number: int) -> None:
+        self.mux = mux
+        self.number = number
+        self._closed = False
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Iterable[int]) -> None:
+        with self.mux.selected(self.number) as bus:
+            bus.write_i2c_block_data(i2c_addr, register, list(data))
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        with self.mux.selected(self.number) as bus:
+            bus.write_byte(i2c_addr, value)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.mux.release(self.number)

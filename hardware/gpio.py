@@ -1,0 +1,193 @@
+"""Seat buttons, the table's buzzer and the seats' vibration motors on gpiozero.
+
+Everything takes ``pin_factory=`` (None: gpiozero's default, chosen by ``GPIOZERO_PIN_FACTORY``)
+so tests run the real gpiozero devices on ``MockFactory`` pins.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import gpiozero
+from gpiozero.pins import Factory
+from gpiozero.tones import Tone
+
+from . import tunes
+from .base import ButtonEdge, ButtonName, Buzzer, Sink, Vibrator
+
+Clock = Callable[[], float]
+
+# A passive piezo is loudest well above A4; two octaves around A5 span A3..A7.
+PIEZO_MID_TONE = Tone("A5")
+PIEZO_OCTAVES = 2
+
+# (on seconds, off seconds, repeats) for DigitalOutputDevice.blink.
+VIBRATION_PATTERNS: dict[str, tuple[float, float, int]] = {
+    "short": (0.15, 0.0, 1),
+    "long": (0.6, 0.0, 1),
+    "double": (0.12, 0.12, 2),
+}
+
+
+class SeatButtons:
+    """A seat's ACT and (optional) PEEK buttons, wired to ground with the internal pull-ups.
+
+    Every raw level change goes to ``sink`` as a :class:`ButtonEdge` stamped with ``clock()``;
+    debounce and holds are the companion's business. The buttons are gpiozero
+    ``DigitalInputDevice``s, not ``Button``s: a ``Button`` runs a hold-detection thread that
+    wakes ten times a second, which we would pay for on every button and never use.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        act: int,
+        peek: int | None = None,
+        *,
+        sink: Sink,
+        clock: Clock = time.monotonic,
+        pin_factory: Factory | None = None,
+    ) -> None:
+        self.seat = seat
+        self._sink = sink
+        self._clock = clock
+        self.buttons: dict[ButtonName, gpiozero.DigitalInputDevice] = {}
+        try:
+            self._attach(ButtonName.ACT, act, pin_factory)
+            if peek is not None:
+                self._attach(ButtonName.PEEK, peek, pin_factory)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def one_button(self) -> bool:
+        return ButtonName.PEEK not in self.buttons
+
+    def close(self) -> None:
+        for button in self.buttons.values():
+            button.close()
+
+    def __enter__(self) -> SeatButtons:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _attach(self, name: ButtonName, pin: int, pin_factory: Factory | None) -> None:
+        button = gpiozero.DigitalInputDevice(
+            pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
+        )
+        self.buttons[name] = button
+        button.when_activated = partial(self._edge, name, True)
+        button.when_deactivated = partial(self._edge, name, False)
+
+    def _edge(self, name: ButtonName, pressed: bool) -> None:
+        self._sink(ButtonEdge(self.seat, name, pressed, self._clock()))
+
+
+class StepPlayer:
+    """Plays ``(value, seconds)`` steps on a daemon thread; a new sequence replaces the old one.
+
+    The thread waits on a cancel ``Event`` rather than sleeping, so a replacement (or close)
+    takes effect at once, and only one thread ever drives the pin: :meth:`start` joins the old
+    one before starting the next. ``output(None)`` silences.
+    """
+
+    def __init__(self, output: Callable[[object], None], name: str) -> None:
+        self._output = output
+        self._name = name
+        self._cancel = threading.Event()
+        self._quiet = threading.Event()
+        self._quiet.set()
+        self._thread: threading.Thread | None = None
+
+    def start(self, steps: Sequence[tuple[object, float]]) -> None:
+        self.stop()
+        self._cancel = threading.Event()
+        self._quiet.clear()
+        self._thread = threading.Thread(
+            target=self._run, args=(steps, self._cancel), name=self._name, daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._cancel.set()
+            self._thread.join()
+            self._thread = None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the current sequence has finished; False if ``timeout`` ran out."""
+        return self._quiet.wait(timeout)
+
+    def _run(self, steps: Sequence[tuple[object, float]], cancel: threading.Event) -> None:
+        try:
+            for value, seconds in steps:
+                self._output(value)
+                if cancel.wait(seconds):
+                    break
+        finally:
+            self._output(None)
+            self._quiet.set()
+
+
+class GpioBuzzer(Buzzer):
+    """The shared buzzer: a passive piezo (``tonal``, plays notes) or an active one (beeps)."""
+
+    def __init__(
+        self, pin: int, *, tonal: bool = True, pin_factory: Factory | None = None
+    ) -> None:
+        self._tonal = tonal
+        if tonal:
+            self._device: gpiozero.TonalBuzzer | gpiozero.Buzzer = gpiozero.TonalBuzzer(
+                pin, mid_tone=PIEZO_MID_TONE, octaves=PIEZO_OCTAVES, pin_factory=pin_factory
+            )
+        else:
+            self._device = gpiozero.Buzzer(pin, pin_factory=pin_factory)
+        self._player = StepPlayer(self._output, name=f"buzzer-gpio{pin}")
+
+    def play(self, tune: str) -> None:
+        if self._tonal:
+            notes = tunes.tune(tune)
+            steps = tuple((note and Tone(note), seconds) for note, seconds in notes)
+        else:
+            steps = tuple((on or None, seconds) for on, seconds in tunes.rhythm(tune))
+        self._player.start(steps)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the tune has finished (shut-down lets the last tune ring out)."""
+        return self._player.wait(timeout)
+
+    def close(self) -> None:
+        self._player.stop()
+        self._device.close()
+
+    def _output(self, value: object) -> None:
+        if self._tonal:
+            self._device.play(value)
+        elif value:
+            self._device.on()
+        else:
+            self._device.off()
+
+
+class GpioVibrator(Vibrator):
+    """A seat's vibration motor, switched through a transistor: private cues for one player."""
+
+    def __init__(self, pin: int, *, pin_factory: Factory | None = None) -> None:
+        self._motor = gpiozero.DigitalOutputDevice(pin, pin_factory=pin_factory)
+
+    def pulse(self, pattern: str) -> None:
+        try:
+            on_time, off_time, repeats = VIBRATION_PATTERNS[pattern]
+        except KeyError:
+            known = ", ".join(VIBRATION_PATTERNS)
+            raise ValueError(f"unknown vibration pattern {pattern!r}; known: {known}") from None
+        self._motor.blink(on_time=on_time, off_time=off_time, n=repeats, background=True)
+
+    def close(self) -> None:
+        self._motor.close()

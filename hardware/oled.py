@@ -1,0 +1,269 @@
+"""Seat OLEDs (SSD1306, SH1106) driven through luma, sending only the bytes that changed.
+
+luma's ``display()`` always sends the whole 1 KiB frame (23 ms at 400 kHz, so 187 ms for 8
+seats): too slow for a running hourglass. We keep the controller RAM we last wrote (8 pages of
+128 column bytes, bit 0 = top row of the page, exactly luma's bit order), and for a new frame
+send only the changed column spans through luma's ``command()``/``data()``:
+
+- SSD1306 (horizontal addressing, set by luma's init): a window ``COLUMNADDR start end`` +
+  ``PAGEADDR first last`` then the bytes; the write pointer wraps from page to page inside the
+  window, so one window can cover a digit that spans several pages.
+- SH1106 (page addressing only): per page ``0xB0|page``, low and high column nibbles (with the
+  panel's +2 column offset), then the bytes of that page.
+
+The plan is the cheapest in bytes on the wire (see :mod:`hardware.bus` for the count): nearby
+spans on a page merge when one write is cheaper than two; for the SSD1306 consecutive pages
+merge into one window when that is cheaper; a frame that changed everywhere becomes one
+whole-frame window.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import luma.core.error
+from luma.core.device import device as LumaDevice
+from luma.core.interface.serial import i2c
+from luma.oled.device import sh1106, ssd1306
+from PIL import Image
+
+from .base import SCREEN_SIZE, SeatScreen
+from .bus import I2cBus
+
+WIDTH, HEIGHT = SCREEN_SIZE
+PAGES = HEIGHT // 8
+FRAME_BYTES = WIDTH * PAGES
+BLANK_FRAME = bytes(FRAME_BYTES)
+
+DISPLAY_OFF = 0xAE
+DISPLAY_ON = 0xAF
+NOP = 0xE3  # the same on both controllers: a harmless probe
+COMMAND_MODE = 0x00
+I2C_BLOCK = 32  # luma sends data through smbus in blocks of at most 32 bytes
+SH1106_COLUMN_OFFSET = 2  # 128 visible columns centred in the SH1106's 132-column RAM
+
+_BIT_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+
+
+def page_bytes(image: Image.Image) -> bytes:
+    """The controller RAM for ``image``: page-major, 128 bytes a page, bit 0 = top row.
+
+    Transposing makes each image column a row of 64 pixels that PIL packs MSB-first into 8
+    bytes (one per page); reversing the bits of each byte puts the page's top row in bit 0.
+    """
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_BIT_REVERSED)
+    return b"".join(columns[page::PAGES] for page in range(PAGES))
+
+
+@dataclass(frozen=True)
+class Window:
+    """A rectangle of controller RAM: pages ``first..last``, columns ``start..end-1``."""
+
+    first_page: int
+    last_page: int
+    start: int
+    end: int
+
+    @property
+    def size(self) -> int:
+        return (self.end - self.start) * (self.last_page - self.first_page + 1)
+
+    def cut(self, frame: bytes) -> bytes:
+        """The window's bytes in the order the controller's write pointer visits them."""
+        pages = range(self.first_page, self.last_page + 1)
+        return b"".join(frame[p * WIDTH + self.start : p * WIDTH + self.end] for p in pages)
+
+
+@dataclass(frozen=True)
+class Controller:
+    """What differs between the two chips: how a window is addressed and what that costs."""
+
+    name: str
+    build: Callable[[i2c, int], LumaDevice]
+    address_bytes: int
+    multi_page: bool
+    column_offset: int = 0
+
+    def address(self, window: Window) -> tuple[int, ...]:
+        if self.multi_page:
+            return (0x21, window.start, window.end - 1, 0x22, window.first_page, window.last_page)
+        column = window.start + self.column_offset
+        return (0xB0 | window.first_page, column & 0x0F, 0x10 | column >> 4)
+
+    def cost(self, window: Window) -> int:
+        """Bytes on the wire: the addressing command plus the data blocks (2 bytes each extra)."""
+        blocks = -(-window.size // I2C_BLOCK)
+        return 2 + self.address_bytes + window.size + 2 * blocks
+
+
+def _build_ssd1306(serial: i2c, rotate: int) -> LumaDevice:
+    return ssd1306(serial, rotate=rotate)
+
+
+def _build_sh1106(serial: i2c, rotate: int) -> LumaDevice:
+    return sh1106(serial, rotate=rotate, page_address_offset=SH1106_COLUMN_OFFSET)
+
+
+CONTROLLERS = {
+    "ssd1306": Controller("ssd1306", _build_ssd1306, address_bytes=6, multi_page=True),
+    "sh1106": Controller("sh1106", _build_sh1106, address_bytes=3, multi_page=False,
+                         column_offset=SH1106_COLUMN_OFFSET),
+}
+
+
+def plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
+    """The cheapest windows that turn RAM ``old`` (None: unknown) into ``new``."""
+    spans = [_page_spans(old, new, page, controller) for page in range(PAGES)]
+    if not controller.multi_page:
+        return [window for page_windows in spans for window in page_windows]
+    return _merge_pages(spans, controller)
+
+
+def _page_spans(old: bytes | None, new: bytes, page: int, controller: Controller) -> list[Window]:
+    """Changed column runs of one page, merged wherever one write costs no more than two."""
+    base = page * WIDTH
+    if old is not None and old[base : base + WIDTH] == new[base : base + WIDTH]:
+        return []
+    changed = [x for x in range(WIDTH) if old is None or old[base + x] != new[base + x]]
+    spans: list[Window] = []
+    for x in changed:
+        single = Window(page, page, x, x + 1)
+        if spans:
+            merged = Window(page, page, spans[-1].start, x + 1)
+            separate = controller.cost(spans[-1]) + controller.cost(single)
+            if controller.cost(merged) <= separate:
+                spans[-1] = merged
+                continue
+        spans.append(single)
+    return spans
+
+
+def _merge_pages(spans: list[list[Window]], controller: Controller) -> list[Window]:
+    """Split the pages into runs, each sent page by page or as one window (cheapest overall)."""
+    best: list[tuple[int, list[Window]]] = [(0, [])]
+    for end in range(1, PAGES + 1):
+        options = []
+        for start in range(end):
+            cost, windows = best[start]
+            group = _group_windows(spans, start, end)
+            options.append((cost + sum(map(controller.cost, group)), windows + group))
+        best.append(min(options, key=lambda option: option[0]))
+    return best[PAGES][1]
+
+
+def _group_windows(spans: list[list[Window]], start: int, end: int) -> list[Window]:
+    """Pages ``start..end-1`` as sent: their own spans for one page, else one bounding window."""
+    if end - start == 1:
+        return spans[start]
+    inside = [window for page in spans[start:end] for window in page]
+    if not inside:
+        return []
+    left = min(window.start for window in inside)
+    right = max(window.end for window in inside)
+    return [Window(start, end - 1, left, right)]
+
+
+class OledScreen(SeatScreen):
+    """A seat's SSD1306 or SH1106 on an I2C bus (an ``SMBus``, a mux channel, a recorder).
+
+    The screen starts offline: :meth:`reconnect` probes the display and runs luma's init
+    sequence (display off, clear, display on). Probing first matters because every luma device
+    registers an exit hook that lives until the process ends: a display that stays unplugged
+    for an evening must not pile one up on each retry.
+    """
+
+    def __init__(
+        self, bus: I2cBus, *, driver: str = "ssd1306", address: int = 0x3C, rotate: int = 0
+    ) -> None:
+        if driver not in CONTROLLERS:
+            raise ValueError(f"unknown OLED driver {driver!r}; known: {', '.join(CONTROLLERS)}")
+        self._bus = bus
+        self._controller = CONTROLLERS[driver]
+        self._address = address
+        self._rotate = rotate
+        self._device: LumaDevice | None = None
+        self._frame: bytes | None = None
+        self._lit = False
+
+    @property
+    def online(self) -> bool:
+        return self._device is not None
+
+    def reconnect(self) -> None:
+        self._retire()
+        with self._bus_errors():
+            self._bus.write_i2c_block_data(self._address, COMMAND_MODE, [NOP])
+            serial = i2c(bus=self._bus, address=self._address)
+            self._device = self._controller.build(serial, self._rotate)
+        self._lit = True
+
+    def show(self, image: Image.Image) -> None:
+        frame = self._frame_of(image)
+        with self._bus_errors():
+            self._write(frame)
+            if not self._lit:
+                self._switch(on=True)
+
+    def conceal(self, image: Image.Image) -> None:
+        frame = self._frame_of(image)
+        if frame == self._frame and self._lit:
+            return
+        with self._bus_errors():
+            self._switch(on=False)
+            self._write(frame)
+            self._switch(on=True)
+
+    def blank(self) -> None:
+        self._require_device()
+        with self._bus_errors():
+            self._switch(on=False)
+            self._frame = None
+            self._write(BLANK_FRAME)
+
+    def close(self) -> None:
+        self._retire()
+        self._bus.close()
+
+    def _frame_of(self, image: Image.Image) -> bytes:
+        if image.mode != "1" or image.size != SCREEN_SIZE:
+            raise ValueError(f"a seat screen shows 128x64 mode-1 images, not {image!r}")
+        return page_bytes(self._require_device().preprocess(image))
+
+    def _write(self, frame: bytes) -> None:
+        device = self._require_device()
+        for window in plan(self._frame, frame, self._controller):
+            device.command(*self._controller.address(window))
+            device.data(window.cut(frame))
+        self._frame = frame
+
+    def _switch(self, *, on: bool) -> None:
+        self._require_device().command(DISPLAY_ON if on else DISPLAY_OFF)
+        self._lit = on
+
+    def _require_device(self) -> LumaDevice:
+        if self._device is None:
+            raise OSError(errno.ENODEV, f"no display at {self._address:#04x}; reconnect() first")
+        return self._device
+
+    def _retire(self) -> None:
+        """Drop the luma device; ``persist`` keeps its exit hook from writing to the bus."""
+        if self._device is not None:
+            self._device.persist = True
+            self._device = None
+        self._frame = None
+        self._lit = False
+
+    @contextmanager
+    def _bus_errors(self) -> Iterator[None]:
+        """Turn luma's DeviceNotFoundError back into the OSError it was; forget the RAM."""
+        try:
+            yield
+        except luma.core.error.DeviceNotFoundError as error:
+            self._frame, self._lit = None, False
+            raise OSError(errno.EREMOTEIO, str(error)) from error
+        except OSError:
+            self._frame, self._lit = None, False
+            raise

@@ -1,0 +1,51 @@
+"""The buzzer's named tunes: short, distinct, and the same for every seat (the buzzer is public).
+
+A tune is a list of ``(note, seconds)`` steps; the note is a name gpiozero's ``Tone`` reads
+("C6") or None for a rest. Notes stay within A3..A7, the range :class:`hardware.gpio.GpioBuzzer`
+gives a passive piezo (which is loudest in the upper octaves). An active buzzer has one pitch:
+it plays the rhythm only, each note slightly shortened so repeated notes stay separate.
+"""
+
+from __future__ import annotations
+
+Note = tuple[str | None, float]
+
+TUNES: dict[str, tuple[Note, ...]] = {
+    # One dry click a second under a running hourglass: must stay out of the way.
+    "tick": (("C7", 0.03),),
+    "join": (("E6", 0.06), ("A6", 0.1)),
+    "start": (("C6", 0.1), ("E6", 0.1), ("G6", 0.1), ("C7", 0.3)),
+    "turn": (("G6", 0.08), (None, 0.04), ("C7", 0.12)),
+    "warning": (("A6", 0.12), (None, 0.1), ("A6", 0.12), (None, 0.1), ("A6", 0.12)),
+    "alarm": (("E7", 0.12), ("A6", 0.12)) * 5,
+    "reveal": (("C6", 0.07), ("G6", 0.07), ("C7", 0.07), ("G7", 0.25)),
+    "win": (("C6", 0.1), ("E6", 0.1), ("G6", 0.1), ("C7", 0.15), (None, 0.05), ("G6", 0.1),
+            ("C7", 0.4)),
+    "lose": (("G5", 0.2), ("E5", 0.2), ("C5", 0.2), ("G4", 0.5)),
+    "error": (("A4", 0.12), (None, 0.05), ("A4", 0.25)),
+}
+
+ACTIVE_GAP = 0.2  # the share of each note an active buzzer stays silent
+
+
+def tune(name: str) -> tuple[Note, ...]:
+    """The steps of a named tune; an unknown name is a programming error worth a clear message."""
+    try:
+        return TUNES[name]
+    except KeyError:
+        raise ValueError(f"unknown tune {name!r}; known tunes: {', '.join(TUNES)}") from None
+
+
+def duration(name: str) -> float:
+    return sum(seconds for _, seconds in tune(name))
+
+
+def rhythm(name: str) -> tuple[tuple[bool, float], ...]:
+    """The tune as on/off steps for an active buzzer (one pitch): notes separated by a gap."""
+    steps: list[tuple[bool, float]] = []
+    for note, seconds in tune(name):
+        if note is None:
+            steps.append((False, seconds))
+        else:
+            steps += [(True, seconds * (1 - ACTIVE_GAP)), (False, seconds * ACTIVE_GAP)]
+    return tuple(steps)
