@@ -1,0 +1,102 @@
+"""``companion script FILE``: play a table script on the headless table and report."""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+from pathlib import Path
+
+from hardware.headless import HeadlessTable
+
+from .app import App
+from .clock import FakeClock
+from .scripts import Command, ScriptError, ScriptRunner, parse
+
+
+class ScriptFailed(Exception):
+    """A script that did not pass, with the file and line in its message."""
+
+
+class ScriptSession:
+    """A headless table, an app on a fake clock, and a runner for one script's commands."""
+
+    def __init__(self, text: str, name: str = "script") -> None:
+        settings, self.commands = parse(text)
+        seats = range(1, _count(settings.get("table")) + 1)
+        one_button = _one_button(settings.get("one-button"))
+        seed = _seed(settings.get("seed"), name)
+        self.events: queue.Queue = queue.Queue()
+        self.clock = FakeClock()
+        self.table = HeadlessTable(seats, self.events.put, clock=self.clock, one_button=one_button)
+        self.app = App(self.table.hardware, clock=self.clock, seed_source=lambda n: seed)
+        self.runner = ScriptRunner(self.app, self.clock, self.table.drive, self.pump,
+                                   self.table.unplug)
+        self.app.start()
+
+    def pump(self) -> None:
+        """Hand every queued hardware event to the app, then let due deadlines fire."""
+        while not self.events.empty():
+            self.app.handle(self.events.get_nowait())
+        self.app.advance()
+
+    def run(self) -> int:
+        return self.runner.run(self.commands)
+
+    def close(self) -> None:
+        self.table.close()
+
+    def __enter__(self) -> ScriptSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run_script(text: str, name: str = "script") -> tuple[App, int]:
+    """Run a script's text to the end; returns the app (to inspect) and the command count."""
+    with ScriptSession(text, name) as session:
+        return session.app, session.run()
+
+
+def run_script_file(path: str) -> int:
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ScriptFailed(f"{path}: cannot read ({error.strerror})") from None
+    try:
+        _, count = run_script(text, file.stem)
+    except ScriptError as error:
+        raise ScriptFailed(f"{file.name} {error}") from None
+    print(f"{file.name}: ok, {count} commands")
+    return 0
+
+
+def _count(setting: Command | None) -> int:
+    if setting is None:
+        return 4
+    text = " ".join(setting.args)
+    if not text.isdigit() or not 1 <= int(text) <= 8:
+        raise ScriptError(setting.line, f"table: 1 to 8 seats, not '{text}'")
+    return int(text)
+
+
+def _one_button(setting: Command | None) -> list[int]:
+    if setting is None:
+        return []
+    if not all(arg.isdigit() for arg in setting.args):
+        raise ScriptError(setting.line, "one-button: list seat numbers, e.g. one-button 2 3")
+    return [int(arg) for arg in setting.args]
+
+
+def _seed(setting: Command | None, name: str) -> bytes:
+    if setting is None:
+        return hashlib.sha256(f"table script {name}".encode()).digest()
+    text = "".join(setting.args)
+    try:
+        seed = bytes.fromhex(text)
+    except ValueError:
+        seed = b""
+    if len(seed) < 16:
+        raise ScriptError(setting.line, "seed: at least 16 bytes in hex (32 hex digits)")
+    return seed
