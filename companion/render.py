@@ -166,11 +166,17 @@ def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
 
 
 def _draw_banner(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
-    font = large_font(BANNER_SIZE)
-    rows = _wrap(text, font, width - 4)[:2]
-    for index, row in enumerate(rows):
+    """As large as fits: one big line for "WIN", two smaller ones for a sentence."""
+    for size, rows_allowed in ((26, 1), (18, 1), (BANNER_SIZE, 2)):
+        font = large_font(size)
+        rows = _wrap(text, font, width - 4)
+        if len(rows) <= rows_allowed:
+            break
+    height = 30 // len(rows[:2])
+    for index, row in enumerate(rows[:2]):
         length = font.getlength(row)
-        draw.text(((width - length) / 2, TITLE_BOTTOM + 2 + 14 * index), row, font=font, fill=1)
+        top = TITLE_BOTTOM + 1 + height * index - font.getbbox(row)[1] + 2
+        draw.text(((width - length) / 2, top), row, font=font, fill=1)
 
 
 def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:

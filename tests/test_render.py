@@ -1,0 +1,65 @@
+"""The 128x64 seat screens: golden PNGs of the key faces, and what the text layer reports."""
+
+import pytest
+
+from companion.render import Face, clock_text, face_for, render, secret_face_for
+from engine.api import HourglassFace, SeatView, SecretFace
+from tests.golden import assert_golden
+
+KEY_SCREENS = {
+    "seat_lookout_turn": face_for(
+        SeatView("Your turn", ("Draw 1 card",), hourglass=HourglassFace(83.2, 90, True),
+                 highlight=True), "> Flip hourglass", "1/6"),
+    "seat_waiting_bar": face_for(
+        SeatView("Seat 3's turn", ("Lookout    Stamina 5", "Deck 12 Goal 2"),
+                 hourglass=HourglassFace(41.0, 90, True, "bar")), "> Pause", "1/2"),
+    "seat_join": face_for(
+        SeatView("Table companion", ("Press ACT to join", "Players: 2", "Seats: 1 3")),
+        "> Join"),
+    "seat_peek_secret": secret_face_for(
+        SeatView("Seat 2's turn", secret=SecretFace("You are an INVADER", ("Other Invader:",
+                                                                          "Seat 5")))),
+    "seat_game_over": face_for(
+        SeatView("Game over", ("Win: everyone escaped",), banner="WIN"), "> Play again", "1/2"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEY_SCREENS))
+def test_render_key_screens_match_golden(name):
+    """Each key screen draws exactly as reviewed (golden PNGs in tests/golden)."""
+    assert_golden(render(KEY_SCREENS[name]), f"oled_{name}")
+
+
+def test_render_is_one_bit_and_oled_sized():
+    """Frames are 128x64 one-bit images, what the SSD1306 and SH1106 take."""
+    image = render(KEY_SCREENS["seat_join"])
+    assert image.size == (128, 64) and image.mode == "1"
+
+
+def test_clock_text_rounds_up_so_zero_means_empty():
+    """The glass shows 0:00 only once the sand is really gone."""
+    assert clock_text(90) == "1:30"
+    assert clock_text(0.2) == "0:01"
+    assert clock_text(0) == "0:00"
+    assert clock_text(59.0001) == "1:00"
+
+
+def test_text_reports_only_what_is_drawn():
+    """A banner hides the big digits, so the text layer does not claim them."""
+    face = Face(title="Game over", big="0:47", banner="WIN", lines=("Win", "more"), bar="> x")
+    assert face.text().splitlines() == ["Game over", "WIN", "Win", "> x"]
+
+
+def test_long_lines_are_cut_not_wrapped_off_screen():
+    """A line longer than 21 characters ends in '~' instead of running off the glass."""
+    long = Face(title="T", lines=("x" * 40,))
+    short = Face(title="T", lines=("x" * 20 + "~",))
+    assert render(long).tobytes() == render(short).tobytes()
+
+
+def test_public_face_never_reads_the_secret():
+    """The seat's public face is the same whatever its secret is."""
+    base = SeatView("Seat 1's turn", ("Stamina 5",))
+    one = face_for(SeatView(**{**base.__dict__, "secret": SecretFace("INVADER")}))
+    two = face_for(SeatView(**{**base.__dict__, "secret": SecretFace("HUMAN")}))
+    assert render(one).tobytes() == render(two).tobytes()
