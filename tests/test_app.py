@@ -89,3 +89,19 @@ def test_script_unknown_command_names_the_line():
     """A typo in a script is reported with its line and the commands there are."""
     with pytest.raises(ScriptError, match="line 2: unknown command 'presss'"):
         run_script("table 2\npresss 1 act\n")
+
+
+def test_one_button_seat_taps_to_act_and_holds_to_peek():
+    """A one-button seat joins with a short press and sees its PEEK face while holding."""
+    script = """table 2
+one-button 2
+tap 2 act
+expect 1 "Seats: 2"
+hold 2 act 1s
+expect 2 "Nothing secret"
+release 2 act
+wait 100ms
+expect 2 "Joined"
+"""
+    app, _ = run_script(script)
+    assert app.lobby.joined == [2]

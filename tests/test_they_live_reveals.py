@@ -1,0 +1,237 @@
+"""They Live engine: inspections, force- and self-reveals, deaths, the spare, every ending."""
+
+from __future__ import annotations
+
+from engine.api import GameOver, Reveal, Vibrate
+from engine.games.they_live_reveals import HUMANS_WIN, INVADERS_WIN_CITY, INVADERS_WIN_KILLS
+from engine.games.they_live_rules import HUMAN, INVADER, identity_phrase, spare_phrase
+from tests.test_they_live_support import (
+    end_wave_turns,
+    humans,
+    invaders,
+    kill,
+    new_game,
+    press,
+    texts,
+    to_turns,
+)
+
+
+def _to_vote(state, caller: int, accused: int) -> None:
+    end_wave_turns(state)
+    press(state, caller, "call")
+    press(state, caller, f"accuse:{accused}")
+
+
+def _vote(state, yes: set[int]):
+    effects = []
+    for seat in sorted(state.vote.voters):
+        effects += press(state, seat, "vote:yes" if seat in yes else "vote:no")
+    return effects
+
+
+# --------------------------------------------------------------------------- inspection
+
+
+def test_inspect_only_critical_seats_are_offered() -> None:
+    """Hoffman Lenses list only CRITICAL seats; none CRITICAL means no Inspect button."""
+    state = new_game(4)
+    to_turns(state, health=10, critical=3)
+    me = state.current
+    assert "inspect" not in [a.id for a in state.legal_actions(me)]
+    target = next(s for s in state.seats if s != me)
+    state.players[target].left = 3
+    press(state, me, "inspect")
+    assert [a.id for a in state.legal_actions(me)] == [f"inspect:{target}", "cancel"]
+
+
+def test_inspect_result_only_on_the_inspectors_peek() -> None:
+    """The identity appears on the inspector's PEEK face; the table hears only the inspection."""
+    state = new_game(5)
+    to_turns(state, health=10, critical=3)
+    me = state.current
+    target = next(s for s in state.seats if s != me)
+    state.players[target].left = 2
+    press(state, me, "inspect")
+    effects = press(state, me, f"inspect:{target}")
+    phrase = identity_phrase(target, state.identities[target])
+    assert phrase in state.view(me, 0).secret.lines
+    assert not any(phrase in t for t in texts(effects))
+    assert texts(effects) == [f"Seat {me} inspects seat {target}: discard the Hoffman Lenses"]
+    assert Vibrate(me, "long") in effects
+
+
+# --------------------------------------------------------------------------- force-reveal
+
+
+def test_force_reveal_human_hurts_yes_voters_and_locks() -> None:
+    """A Human revealed: yes-voters drop to CRITICAL (3 damage at least); no more reveals."""
+    state = new_game(5)
+    to_turns(state, health=10, critical=3)
+    accused = humans(state)[0]
+    yes = {s for s in state.seats if s != accused}
+    _to_vote(state, min(yes), accused)
+    state.players[min(yes)].left = 5
+    effects = _vote(state, yes)
+    assert any(isinstance(e, Reveal) and identity_phrase(accused, HUMAN) in e.text
+               for e in effects)
+    assert state.players[min(yes)].left == 2
+    assert all(state.players[s].left == 3 for s in yes - {min(yes)})
+    assert state.players[accused].left == 10
+    press(state, accused, "drawn")
+    end_wave_turns(state)
+    assert state.phase == "resources" and state.wave == 3
+
+
+def test_force_reveal_invader_is_public_without_heal() -> None:
+    """An Invader revealed stays at its health and is told it loses the ally."""
+    state = new_game(5)
+    to_turns(state, health=10, critical=3)
+    accused = invaders(state)[0]
+    state.players[accused].left = 6
+    _to_vote(state, humans(state)[0], accused)
+    effects = _vote(state, set(state.seats))
+    assert state.players[accused].revealed and state.players[accused].left == 6
+    assert any(f"Seat {accused}: no heal, no ally" in t for t in texts(effects))
+    assert not state.force_locked
+
+
+def test_force_reveal_needs_more_than_half_of_the_living() -> None:
+    """Two yes of four living players is not enough; the accused stays hidden."""
+    state = new_game(4)
+    to_turns(state, health=10, critical=3)
+    _to_vote(state, 1, 2)
+    effects = _vote(state, {1, 3})
+    assert not state.players[2].revealed
+    assert "No reveal" in texts(effects)
+
+
+def test_force_reveal_every_voter_sees_the_same_buttons() -> None:
+    """All living seats vote at once with the same two buttons, the caller and accused too."""
+    state = new_game(6)
+    to_turns(state)
+    _to_vote(state, 1, 4)
+    lists = {tuple((a.id, a.label) for a in state.legal_actions(s)) for s in state.seats}
+    assert lists == {(("vote:yes", "Yes: reveal"), ("vote:no", "No"))}
+
+
+# --------------------------------------------------------------------------- self-reveal
+
+
+def _self_reveal(state, seat: int):
+    effects = []
+    for action in ("reveal", "reveal2", "reveal3"):
+        effects += press(state, seat, action)
+    return effects
+
+
+def test_self_reveal_heals_an_invader_fully_and_publicly() -> None:
+    """Two confirmations, then a public reveal and a full heal."""
+    state = new_game(3)
+    to_turns(state, health=10, critical=3)
+    bad = invaders(state)[0]
+    state.current = bad
+    state.players[bad].left = 2
+    effects = _self_reveal(state, bad)
+    assert any(isinstance(e, Reveal) and identity_phrase(bad, INVADER) in e.text
+               for e in effects)
+    assert state.players[bad].left == 10 and state.players[bad].revealed
+
+
+def test_self_reveal_cannot_happen_by_accident() -> None:
+    """Pressing ACT repeatedly on the self-reveal menu only cancels."""
+    state = new_game(3)
+    to_turns(state)
+    me = state.current
+    press(state, me, "reveal")
+    press(state, me, state.legal_actions(me)[0].id)
+    assert not state.players[me].revealed and me not in state.menus
+
+
+def test_self_reveal_by_a_human_only_buzzes_that_seat() -> None:
+    """A Human going through the gesture feels a private buzz and the table learns nothing."""
+    state = new_game(3)
+    to_turns(state)
+    good = humans(state)[0]
+    state.current = good
+    assert _self_reveal(state, good) == [Vibrate(good, "error")]
+    assert not state.players[good].revealed
+
+
+# --------------------------------------------------------------------------- death and endings
+
+
+def test_death_reveals_identity_and_the_spare_for_an_invader() -> None:
+    """An Invader dying in a 4-player game reveals the identity and then the spare card."""
+    state = new_game(4, seed_no=3)
+    to_turns(state)
+    bad = invaders(state)[0]
+    reveals = [e.text for e in kill(state, bad) if isinstance(e, Reveal)]
+    assert identity_phrase(bad, INVADER) in reveals[0]
+    assert spare_phrase(state.spare) in reveals[1]
+    assert not state.players[bad].alive and state.players[bad].areas == 0
+
+
+def test_death_of_a_human_keeps_the_spare_hidden() -> None:
+    """A Human's death reveals only that Human."""
+    state = new_game(6)
+    to_turns(state)
+    reveals = [e.text for e in kill(state, humans(state)[0]) if isinstance(e, Reveal)]
+    assert len(reveals) == 1 and not state.spare_revealed
+
+
+def test_ending_humans_win_when_every_invader_in_play_dies() -> None:
+    """Killing each Invader in play ends the game for the Humans, whatever the spare."""
+    for seed_no in range(4):
+        state = new_game(6, seed_no=seed_no)
+        to_turns(state)
+        effects = [e for seat in invaders(state) for e in kill(state, seat)]
+        assert GameOver(HUMANS_WIN) in effects and state.result() == HUMANS_WIN
+
+
+def test_ending_invaders_win_when_every_human_dies() -> None:
+    """The last Human's death hands the game to the Invaders and reveals everyone."""
+    state = new_game(5)
+    to_turns(state)
+    effects = [e for seat in humans(state) for e in kill(state, seat)]
+    assert state.result() == INVADERS_WIN_KILLS
+    everyone = [e.text for e in effects if isinstance(e, Reveal)][-1]
+    assert all(identity_phrase(s, state.identities[s]) in everyone for s in state.seats)
+
+
+def test_ending_invaders_win_holding_as_many_areas_as_players() -> None:
+    """In a 4-player game the Invaders' fourth city area together wins."""
+    state = new_game(4, seed_no=1)
+    to_turns(state)
+    bad = invaders(state)
+    for seat in bad:
+        state.players[seat].areas = 1
+    state.players[bad[0]].areas = 4 - len(bad)
+    state.current = bad[0]
+    assert state.phase == "turns"
+    assert GameOver(INVADERS_WIN_CITY) in press(state, bad[0], "area")
+
+
+def test_ending_human_areas_never_win() -> None:
+    """A Human holding every area does not win the city for anyone."""
+    state = new_game(3)
+    to_turns(state)
+    good = humans(state)[0]
+    state.current = good
+    for _ in range(6):
+        press(state, good, "area")
+    assert not state.is_terminal()
+
+
+def test_ending_whole_game_with_force_penalty_deaths() -> None:
+    """A failed reveal that kills low yes-voters can end the game in the Invaders' favour."""
+    state = new_game(3)
+    to_turns(state, health=10, critical=3)
+    good = humans(state)
+    bad = invaders(state)[0]
+    for seat in good:
+        state.players[seat].left = 3
+    _to_vote(state, bad, good[0])
+    effects = _vote(state, set(good) | {bad})
+    assert state.result() == INVADERS_WIN_KILLS
+    assert GameOver(INVADERS_WIN_KILLS) in effects
