@@ -151,6 +151,7 @@ class Game(ABC):
     min_players: int
     max_players: int
     options: tuple[Option, ...] = ()
+    state_class: type[State]
 
     def check_players(self, seats: Sequence[int]) -> None:
         if not self.min_players <= len(seats) <= self.max_players:
@@ -159,9 +160,14 @@ class Game(ABC):
                 f" not {len(seats)}"
             )
 
-    @abstractmethod
     def new_state(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> State:
-        """Deal and set up. ``seats`` are clockwise; ``seed`` drives every random choice."""
+        """Deal and set up. ``seats`` are clockwise; ``seed`` drives every random choice.
+
+        The default builds ``state_class(seats, options, seed)`` after checking the player
+        count and filling in the options' defaults; games with other needs override it.
+        """
+        self.check_players(seats)
+        return self.state_class(seats, resolve_options(self.options, options), seed)
 
 
 class State(ABC):

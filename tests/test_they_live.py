@@ -43,8 +43,8 @@ def test_setup_asks_only_for_values_the_rulebook_does_not_give() -> None:
     state = new_game(3)
     for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
         press(state, seat, f"pick:{name}")
-    assert [e.field for e in state.entries[1]] == ["critical"]
-    assert [e.field for e in state.entries[2]] == ["health", "hand_limit"]
+    assert [e.key for e in state.entries[1]] == ["critical"]
+    assert [e.key for e in state.entries[2]] == ["health", "hand_limit"]
 
 
 def test_setup_entered_value_shows_question_mark_until_set() -> None:
@@ -245,7 +245,7 @@ def test_die_rolls_only_configured_faces() -> None:
         press(state, seat, f"pick:{name}")
     for seat in state.seats:
         while state.entries[seat]:
-            field = state.entries[seat][0].field
+            field = state.entries[seat][0].key
             enter(state, seat, 1 if field.startswith("die:Chew") else
                   0 if field.startswith("die:") else 10 if field == "health" else 3)
     for seat in state.seats:

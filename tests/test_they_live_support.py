@@ -55,7 +55,7 @@ def pick_and_enter(state: TheyLiveState, names: list[str] | None = None,
     wanted = {"health": health, "critical": critical, "hand_limit": hand}
     for seat in state.seats:
         while state.entries[seat]:
-            field = state.entries[seat][0].field
+            field = state.entries[seat][0].key
             enter(state, seat, wanted.get(field, 1))
 
 

@@ -30,7 +30,6 @@ from engine.api import (
     Option,
     State,
     Vibrate,
-    resolve_options,
 )
 from engine.registry import register
 from engine.rng import SeededRandom
@@ -195,12 +194,8 @@ class HeroesLoveToLie(Game):
     min_players = 2
     max_players = 5
     options = OPTIONS
+    state_class = HeroesState
 
-    def new_state(
-        self, seats: Sequence[int], options: Mapping[str, str], seed: bytes
-    ) -> HeroesState:
-        self.check_players(seats)
-        return HeroesState(seats, resolve_options(self.options, options), seed)
 
 
 register(HeroesLoveToLie())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.api import Action, Buzz, Narrate, SeatView
+from engine.entry import NumberEntry
 
 from .heroes_cards import MONSTERS
 
@@ -19,26 +20,10 @@ GEMS_DEFAULT, GEMS_MAX = 2, 9
 
 
 @dataclass
-class Entry:
-    """One number read off a physical card (or chosen, like a bet) with +1 / -1 / OK."""
+class Entry(NumberEntry):
+    """A Monster value read off its card, or a number chosen (the Exorcist's bet)."""
 
-    key: str  # "strength:Dragon", "gems:Golem", "bet"
-    prompt: str
-    default: int
-    low: int
-    high: int
-    value: int | None = None
     may_stay_unknown: bool = True
-
-    def shown(self) -> str:
-        return "?" if self.value is None else str(self.value)
-
-    def step(self, delta: int) -> None:
-        """The first press shows the default; later presses move within the bounds."""
-        if self.value is None:
-            self.value = self.default
-        else:
-            self.value = min(self.high, max(self.low, self.value + delta))
 
     def actions(self) -> list[Action]:
         moves = [Action("plus", "+1", undoable=True), Action("minus", "-1", undoable=True)]

@@ -37,7 +37,6 @@ from engine.api import (
     Narrate,
     SeatView,
     State,
-    resolve_options,
 )
 from engine.games import staying_alive_views as views
 from engine.games.staying_alive_setup import (
@@ -409,12 +408,8 @@ class StayingAlive(Game):
     min_players = 3
     max_players = 5
     options = OPTIONS
+    state_class = StayingAliveState
 
-    def new_state(
-        self, seats: Sequence[int], options: Mapping[str, str], seed: bytes
-    ) -> StayingAliveState:
-        self.check_players(seats)
-        return StayingAliveState(seats, resolve_options(self.options, options), seed)
 
 
 register(StayingAlive())

@@ -7,9 +7,8 @@ every seat is done, so no seat waits on a shared cursor.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.api import Action, Buzz, Effect, Narrate, SeatView
+from engine.entry import NumberEntry
 from engine.narration import NarrationRun
 
 from .they_live_check import CHECK_TITLE, MEET_STEP, script_for
@@ -27,41 +26,21 @@ _DIE_FACE_DEFAULT = 2
 _DIE_FACE_MAX = 12
 
 
-@dataclass
-class Entry:
-    """One number a seat reads off a physical card and sets with +1 / -1 / OK."""
-
-    field: str
-    prompt: str
-    default: int
-    low: int
-    high: int
-    value: int | None = None
-
-    def shown(self) -> str:
-        return "?" if self.value is None else str(self.value)
-
-    def step(self, delta: int) -> None:
-        """The first press shows the default; later presses move within the bounds."""
-        if self.value is None:
-            self.value = self.default
-        else:
-            self.value = min(self.high, max(self.low, self.value + delta))
 
 
-def character_entries(name: str) -> list[Entry]:
+def character_entries(name: str) -> list[NumberEntry]:
     """The values the rulebook leaves out for this character, in the order they are asked."""
     card = CHARACTERS[name]
     missing = [field for field in _FIELDS if getattr(card, field) is None]
-    return [Entry(field, *_FIELDS[field]) for field in missing]
+    return [NumberEntry(field, *_FIELDS[field]) for field in missing]
 
 
-def die_entries() -> list[Entry]:
+def die_entries() -> list[NumberEntry]:
     """Face counts for a virtual Bubblegum die, unless the data file ever knows them."""
     if DIE_FACES is not None:
         return []
     return [
-        Entry(f"die:{result}", f"{result} faces"[:21], _DIE_FACE_DEFAULT, 0, _DIE_FACE_MAX)
+        NumberEntry(f"die:{result}", f"{result} faces"[:21], _DIE_FACE_DEFAULT, 0, _DIE_FACE_MAX)
         for result in DIE_RESULTS
     ]
 
@@ -112,9 +91,9 @@ class SetupPhases:
             actions.append(Action("ok", "OK", undoable=True))
         return actions
 
-    def _entry_acceptable(self, seat: int, entry: Entry) -> bool:
+    def _entry_acceptable(self, seat: int, entry: NumberEntry) -> bool:
         """A virtual die needs at least one face; every other value is already in bounds."""
-        if entry.field != f"die:{DIE_RESULTS[-1]}":
+        if entry.key != f"die:{DIE_RESULTS[-1]}":
             return True
         return sum(self.die_faces.values()) + entry.value > 0
 
@@ -126,15 +105,15 @@ class SetupPhases:
         self._store_entry(seat, self.entries[seat].pop(0))
         return self._finish_values_if_done()
 
-    def _store_entry(self, seat: int, entry: Entry) -> None:
+    def _store_entry(self, seat: int, entry: NumberEntry) -> None:
         player = self.players[seat]
-        if entry.field.startswith("die:"):
-            self.die_faces[entry.field[4:]] = entry.value
+        if entry.key.startswith("die:"):
+            self.die_faces[entry.key[4:]] = entry.value
             return
-        setattr(player, _PLAYER_ATTRIBUTES[entry.field], entry.value)
-        if entry.field == "health":
+        setattr(player, _PLAYER_ATTRIBUTES[entry.key], entry.value)
+        if entry.key == "health":
             for later in self.entries[seat]:
-                if later.field == "critical":
+                if later.key == "critical":
                     later.high = max(1, entry.value - 1)
 
     def _finish_values_if_done(self) -> list[Effect]:
@@ -200,8 +179,8 @@ class SetupPhases:
                             highlight=True)
         return SeatView("They Live: setup", ("Waiting for others",))
 
-    def _view_entry(self, seat: int, entry: Entry) -> SeatView:
-        if entry.field in _FIELDS:
+    def _view_entry(self, seat: int, entry: NumberEntry) -> SeatView:
+        if entry.key in _FIELDS:
             title, line = f"{self.players[seat].character}: {entry.prompt}", "From your card"
         else:
             title, line = entry.prompt, "Count them on the die"
