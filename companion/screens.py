@@ -47,6 +47,8 @@ class ScreenKeeper:
         if ui.offline:
             return
         face = secret_face_for(view) if ui.peeking else self._public_face(number, view, actions)
+        if face == self.faces.get(number) and number in self._pixels:
+            return  # the same words and numbers draw the same pixels: skip drawing at all
         image = render(face)
         pixels = image.tobytes()
         if self._pixels.get(number) == pixels:
