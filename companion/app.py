@@ -4,7 +4,11 @@ Events come from hardware threads through a queue; everything else happens here:
 are read, actions applied to the lobby or the game, the action recorded before its effects
 play, and the screens whose pixels changed redrawn. The loop never polls: it blocks on the
 queue with a timeout that ends exactly at the next deadline (hourglass second, expiry, hold
-time, notice, retry of an offline screen).
+time, notice, retry of an offline screen, watchdog ping).
+
+Time is the game clock: the monotonic clock plus an offset. After a restart the offset makes
+the resumed game's time continue from its last journaled moment, so one game has one
+timeline however often the machine restarts (monotonic time starts again with it).
 """
 
 from __future__ import annotations
@@ -17,7 +21,17 @@ import secrets
 from collections.abc import Callable
 
 from engine import registry
-from engine.api import Action, Buzz, Effect, GameOver, Narrate, Reveal, State, Vibrate
+from engine.api import (
+    Action,
+    Buzz,
+    Effect,
+    GameOver,
+    Narrate,
+    Reveal,
+    SecretFace,
+    State,
+    Vibrate,
+)
 from engine.exc import EngineError
 from engine.rng import SEED_BYTES, commitment
 from hardware.base import ButtonEdge, QuitRequested, SeatOffline, TableHardware
@@ -28,10 +42,44 @@ from .journal import Journal, NullJournal
 from .lobby import Lobby, StartGame
 from .record import Entry, GameRecord
 from .screens import ScreenKeeper
+from .sdnotify import Notifier
 from .seat_ui import SeatUI
 from .system_menu import SystemMenu
 
 log = logging.getLogger(__name__)
+
+REMEMBER_EVERY = 5.0  # while a timer runs: the most sand a crash can give back, in seconds
+RESTARTED = "Restarted: paused"
+SEED_NOTICE = "Seed: hold PEEK"
+
+
+def seed_face(seed: bytes) -> SecretFace:
+    """The seed, revealed on every seat's PEEK face once the game is over: four rows of 16
+    hex digits (the title and three lines), for ``companion audit`` or a person checking it
+    against the commitment shown at setup."""
+    digits = seed.hex()
+    rows = [digits[start : start + 16] for start in range(0, len(digits), 16)]
+    return SecretFace(f"Seed {rows[0]}", tuple(rows[1:4]))
+
+
+@dataclasses.dataclass(frozen=True)
+class ReloadRequested:
+    """SIGHUP: read table.toml again (the loop ends; ``companion play`` starts it anew)."""
+
+
+class GameClock:
+    """The clock the game runs on: ``raw`` (monotonic) plus an offset set on resume."""
+
+    def __init__(self, raw: Clock) -> None:
+        self.raw = raw
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return self.raw() + self.offset
+
+    def continue_from(self, moment: float) -> None:
+        """Make it ``moment`` now: the game goes on from where its journal left off."""
+        self.offset = moment - self.raw()
 
 
 class App:
@@ -46,22 +94,30 @@ class App:
         journal: Journal | None = None,
         seed_source: Callable[[int], bytes] = secrets.token_bytes,
         on_status: Callable[[str], None] | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
         self.hardware = hardware
-        self.clock = clock
+        self.clock = GameClock(clock)
         self.seat_numbers = tuple(sorted(hardware.seats))
         self.lobby = lobby or Lobby(self.seat_numbers)
         self.journal = journal or NullJournal()
         self.seed_source = seed_source
         self.on_status = on_status or (lambda text: None)
+        self.notifier = notifier or Notifier({})
         self.state: State | None = None
         self.record: GameRecord | None = None
         self.ui = {n: SeatUI(n) for n in self.seat_numbers}
         one_button = frozenset(n for n, s in hardware.seats.items() if s.one_button)
         self.gestures = GestureReader(one_button_seats=one_button)
         self.menu = SystemMenu()
-        self.screens = ScreenKeeper(hardware, self.ui, clock)
+        self.screens = ScreenKeeper(hardware, self.ui, self.clock)
         self.running = True
+        self.reload_requested = False
+        self.restarted = False  # resumed paused after a restart, until someone resumes
+        self._gone: set[int] = set()  # seats whose link is down (pods)
+        self._auto_paused = False  # the game is paused because a seat went offline
+        self._ping_at: float | None = None
+        self._remember_at: float | None = None
         self.tunes: list[str] = []  # every tune played, for scripts and tests
 
     # --- start and stop ----------------------------------------------------------------------
@@ -71,16 +127,40 @@ class App:
         self.screens.blank_all()
         resumed = self.journal.resume()
         if resumed is not None:
-            self._adopt(resumed, self.clock())
+            self._resume(*resumed)
+        for notice in self.journal.notices:
+            self._tell_all(notice, self.clock())
         self.redraw()
 
+    def _resume(self, record: GameRecord, state: State) -> None:
+        """Continue the journal's game; the journal has paused it at its last moment."""
+        if record.entries:
+            self.clock.continue_from(record.entries[-1].at)
+        if state.is_terminal():
+            self.journal.finish(record)
+            self._tell_all("Restarted: game over", self.clock())
+            return
+        self._adopt((record, state), self.clock())
+        self.restarted = state.paused
+        log.warning("resumed %s after a restart: %d actions replayed", record.game_key,
+                    len(record.entries))
+
     def close(self) -> None:
+        """A clean stop: the moment is journaled, the seats go dark, the journal closes."""
+        self.notifier.stopping()
+        if self._timer_running():
+            self._remember(self.clock())
         self.screens.blank_all()
         self.journal.close()
 
-    def run(self, events: queue.Queue) -> None:
-        """Block on the queue until the next event or deadline, forever (until quit)."""
+    def run(self, events: queue.Queue | queue.SimpleQueue) -> None:
+        """Block on the queue until the next event or deadline, forever (until quit).
+
+        READY goes to systemd only now: every seat is blank and the journal replayed.
+        """
         self.start()
+        self.notifier.ready(f"{len(self.seat_numbers)} seats")
+        self._keep_alive(self.clock())
         while self.running:
             deadline = self.next_deadline()
             timeout = None if deadline is None else max(0.0, deadline - self.clock())
@@ -96,14 +176,45 @@ class App:
 
     def handle(self, event: object) -> None:
         if isinstance(event, ButtonEdge):
-            if event.seat in self.ui:
-                for gesture in self.gestures.edge(event):
+            if event.seat in self.ui:  # stamped on the monotonic clock: move it to game time
+                edge = dataclasses.replace(event, at=event.at + self.clock.offset)
+                for gesture in self.gestures.edge(edge):
                     self._gesture(gesture)
         elif isinstance(event, QuitRequested):
             self.running = False
+        elif isinstance(event, ReloadRequested):
+            self.running, self.reload_requested = False, True
         elif isinstance(event, SeatOffline):
             self.screens.set_offline(event.seat, not event.online)
+            self._seat_link(event.seat, event.online, self.clock())
         self.redraw()
+
+    def _seat_link(self, seat: int, online: bool, now: float) -> None:
+        """A pod that goes quiet pauses the game: its player cannot see or press anything.
+
+        The pause is journaled like any other; when every seat is back, only a pause the
+        link made is lifted (a pause a player chose stays until a player resumes).
+        """
+        state = self.state
+        if online:
+            self._gone.discard(seat)
+        elif state is not None and seat in state.seats and not state.is_terminal():
+            self._gone.add(seat)
+        if state is None or state.is_terminal():
+            return
+        if self._gone and not state.paused:
+            self._table_pause("pause", now, f"Seat {seat} offline: paused")
+            self._auto_paused = True
+        elif not self._gone and self._auto_paused and state.paused:
+            self._table_pause("resume", now, "All seats back")
+        if not self._gone or not state.paused:
+            self._auto_paused = False
+
+    def _table_pause(self, outcome: str, at: float, notice: str) -> None:
+        assert self.state is not None
+        self.state.apply(None, outcome, at)
+        self._commit(Entry(None, outcome, at))
+        self._tell_all(notice, at)
 
     def advance(self) -> None:
         """Carry out everything whose deadline has passed, then redraw what changed."""
@@ -113,14 +224,18 @@ class App:
         if self.state is not None and not self.state.paused:
             deadline = self.state.next_deadline()
             if deadline is not None and deadline <= now:
-                self._play(self.state.advance(now), now)
+                effects = self.state.advance(now)
+                self._remember(now)  # like an action: journaled before the table hears it
+                self._play(effects, now)
         for seat in self.ui.values():
             seat.expire(now)
         self.screens.retry_offline(now)
+        self._keep_alive(now)
         self.redraw()
 
     def next_deadline(self) -> float | None:
-        moments = [self.gestures.next_deadline(), self.screens.next_deadline()]
+        moments = [self.gestures.next_deadline(), self.screens.next_deadline(), self._ping_at,
+                   self._remember_at]
         if self.state is not None and not self.state.paused:
             moments.append(self.state.next_deadline())
             moments.append(self._next_tick())
@@ -137,6 +252,32 @@ class App:
             return None
         fraction = glass.remaining - math.floor(glass.remaining)
         return now + (fraction if fraction > 1e-6 else 1.0)
+
+    def _keep_alive(self, now: float) -> None:
+        """Ping the watchdog, and journal the game's moment while a timer runs.
+
+        Both come from this loop on purpose: a loop that hangs stops pinging, and systemd
+        restarts it.
+        """
+        every = self.notifier.watchdog_every
+        if every is not None and (self._ping_at is None or now >= self._ping_at):
+            self.notifier.watchdog()
+            self._ping_at = now + every
+        if not self._timer_running():
+            self._remember_at = None
+        elif self._remember_at is None:
+            self._remember_at = now + REMEMBER_EVERY
+        elif now >= self._remember_at:
+            self._remember(now)
+            self._remember_at = now + REMEMBER_EVERY
+
+    def _timer_running(self) -> bool:
+        state = self.state
+        return state is not None and not state.paused and state.next_deadline() is not None
+
+    def _remember(self, now: float) -> None:
+        if self.record is not None:
+            self.journal.remember(self.record, now)
 
     # --- gestures -----------------------------------------------------------------------------
 
@@ -200,9 +341,8 @@ class App:
         assert self.state is not None and self.record is not None
         outcome = self.menu.apply(seat, action_id)
         if outcome in ("pause", "resume"):
-            self.state.apply(None, outcome, at)
-            self._commit(Entry(None, outcome, at))
-            self._tell_all("Paused" if outcome == "pause" else "Resumed", at)
+            self._table_pause(outcome, at, "Paused" if outcome == "pause" else "Resumed")
+            self.restarted = self._auto_paused = False
         elif outcome == "undo":
             self._undo(at)
         elif outcome == "again":
@@ -270,10 +410,13 @@ class App:
                 self.on_status(effect.text)
                 if self.hardware.speaker is not None:
                     self.hardware.speaker.say(effect.text)
+                if isinstance(effect, Reveal) and self.hardware.public is not None:
+                    self.hardware.public.reveal(effect.text, at)
             elif isinstance(effect, GameOver):
                 self.on_status(effect.outcome)
                 if self.record is not None:
                     self.on_status(f"Seed revealed: {self.record.seed.hex()}")
+                    self._tell_all(SEED_NOTICE, at)
 
     def _buzz(self, tune: str) -> None:
         self.tunes.append(tune)
@@ -291,7 +434,12 @@ class App:
             return self.lobby.view(seat, now)
         view = self.state.view(seat if seat in self.state.seats else None, now)
         if self.state.paused:
-            return dataclasses.replace(view, title=f"PAUSED {view.title}", highlight=True)
+            view = dataclasses.replace(view, title=f"PAUSED {view.title}", highlight=True)
+        if self.restarted and self.state.paused:  # every seat says so until someone resumes
+            lines = (RESTARTED, *view.lines[: 0 if view.big else 2])
+            view = dataclasses.replace(view, lines=lines)
+        if self.state.is_terminal() and self.record is not None and seat is not None:
+            view = dataclasses.replace(view, secret=seed_face(self.record.seed))
         return view
 
     def redraw(self) -> None:

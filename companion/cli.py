@@ -11,16 +11,28 @@ import argparse
 import logging
 import os
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
 from engine import registry
 
 
 def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # slow: only when asked
+
     try:
         return version("table-companion")
     except PackageNotFoundError:
         return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, reading the installed version only when asked: every start is faster
+    (a restarted service is back at the table sooner)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        parser.exit(message=f"{parser.prog} {package_version()}\n")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -28,7 +40,7 @@ def parser() -> argparse.ArgumentParser:
         prog="companion",
         description="A table companion for physical card games: hourglass, secrets, fair deals.",
     )
-    top.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    top.add_argument("--version", action=_VersionAction)
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="run the companion (the simulated table by default)")
@@ -36,6 +48,23 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, help="join seats 1..N at once")
     play.add_argument("--table", metavar="FILE", help="table.toml of a real table")
     play.add_argument("--seats", type=int, default=6, help="simulated seats (default 6)")
+    play.add_argument("--ui", choices=("terminal", "window"), default="terminal",
+                      help="the simulated table in the terminal or in a window (pygame)")
+    play.add_argument("--volume", type=_percent, default=80,
+                      help="narration volume 0-100 (default 80; 0: text only)")
+    play.add_argument("--masking", action="store_true",
+                      help="play a soft noise during scripted private steps")
+    play.add_argument("--public-screen", action="store_true",
+                      help="with --table: the public view full screen on the HDMI display")
+    play.add_argument("--state-dir", metavar="DIR",
+                      help="where the journal is kept (default: [table] state_dir, "
+                           "$STATE_DIRECTORY, else ~/.local/state/table-companion)")
+    play.add_argument("--ack-fd", type=int, metavar="FD",
+                      help="write a line to this open file descriptor after each durable "
+                           "journal write (crash tests, supervisors)")
+
+    voices = commands.add_parser("voices", help="make the narration prompts (espeak-ng)")
+    voices.add_argument("--voice", default="en-gb", help="espeak-ng voice (default en-gb)")
 
     script = commands.add_parser("script", help="play a table script on the simulated table")
     script.add_argument("file", help="the script (grammar: docs/table-scripts.md)")
@@ -43,8 +72,23 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check-config", help="validate a table.toml")
     check.add_argument("file")
 
+    audit = commands.add_parser("audit", help="check a finished game's shuffles and deals "
+                                              "against its revealed seed")
+    audit.add_argument("game_id", nargs="?", type=int, metavar="GAME-ID",
+                       help="the game's number in the journal (default: the last finished)")
+    audit.add_argument("--state-dir", metavar="DIR", help="where the journal is kept")
+    audit.add_argument("--commitment", metavar="HASH",
+                       help="the seed commitment shown at setup, as the table noted it")
+
     commands.add_parser("games", help="list the games")
     return top
+
+
+def _percent(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 100")
+    return value
 
 
 def main(args: list[str] | None = None) -> int:
@@ -75,6 +119,14 @@ def _dispatch(options: argparse.Namespace) -> int:
         for game in registry.all_games():
             print(f"{game.key:22} {game.name} ({game.min_players}-{game.max_players} players)")
         return 0
+    if options.command == "audit":
+        from .audit import run_audit
+
+        return run_audit(options.state_dir, options.game_id, options.commitment)
+    if options.command == "voices":
+        from .voices import make_voices
+
+        return make_voices(None, options.voice)
     if options.command == "play" or options.command is None:
         from .play import play
 
@@ -83,5 +135,11 @@ def _dispatch(options: argparse.Namespace) -> int:
             players=getattr(options, "players", None),
             table=getattr(options, "table", None),
             seats=getattr(options, "seats", 6),
+            ui=getattr(options, "ui", "terminal"),
+            volume=getattr(options, "volume", 80),
+            masking=getattr(options, "masking", False),
+            public_screen=getattr(options, "public_screen", False),
+            state_dir=getattr(options, "state_dir", None),
+            ack_fd=getattr(options, "ack_fd", None),
         )
     return 2

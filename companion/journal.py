@@ -14,6 +14,8 @@ from .record import Entry, GameRecord
 
 
 class Journal(Protocol):
+    notices: list[str]  # short texts for every seat after a start (a journal set aside...)
+
     def resume(self) -> tuple[GameRecord, State] | None:
         """The unfinished game to continue after a restart, replayed, if there is one."""
 
@@ -25,12 +27,18 @@ class Journal(Protocol):
     def truncate(self, record: GameRecord, length: int) -> None:
         """Forget entries past ``length`` (undo)."""
 
+    def remember(self, record: GameRecord, at: float) -> None:
+        """Note the game's moment while a timer runs: how far to resume after a crash."""
+
     def finish(self, record: GameRecord) -> None: ...
 
     def close(self) -> None: ...
 
 
 class NullJournal:
+    def __init__(self) -> None:
+        self.notices: list[str] = []
+
     def resume(self) -> tuple[GameRecord, State] | None:
         return None
 
@@ -41,6 +49,9 @@ class NullJournal:
         pass
 
     def truncate(self, record: GameRecord, length: int) -> None:
+        pass
+
+    def remember(self, record: GameRecord, at: float) -> None:
         pass
 
     def finish(self, record: GameRecord) -> None:

@@ -1,10 +1,12 @@
 """The app on the headless table: start-up, peeks, unplugged displays, stuck buttons."""
 
+from pathlib import Path
+
 import pytest
 
 from companion.script_cli import ScriptSession, run_script
 from companion.scripts import ScriptError
-from hardware.base import ButtonName
+from hardware.base import ButtonName, SeatOffline
 
 DISPLAYOFF, DISPLAYON = 0xAE, 0xAF
 
@@ -105,3 +107,32 @@ expect 2 "Joined"
 """
     app, _ = run_script(script)
     assert app.lobby.joined == [2]
+
+
+STAYING_ALIVE_RUNNING = (Path(__file__).parent / "scripts" / "staying_alive_win.table").read_text(
+).split("# Turn 1")[0]
+
+
+def test_seat_going_offline_pauses_the_game_until_it_is_back():
+    """A pod that goes quiet stops the hourglass; when it is back the game runs on."""
+    with ScriptSession(STAYING_ALIVE_RUNNING) as session:
+        session.run()
+        app = session.app
+        app.handle(SeatOffline(2, online=False))
+        assert app.state.paused and "Seat 2 offline" in app.screens.faces[1].text()
+        shown = app.screens.faces[1].big
+        session.runner.wait(30)
+        assert app.screens.faces[1].big == shown
+        app.handle(SeatOffline(2, online=True))
+        assert not app.state.paused
+        assert [e.action for e in app.record.entries[-2:]] == ["pause", "resume"]
+
+
+def test_a_players_pause_outlasts_a_seat_coming_back():
+    """Only the pause the link made is lifted when the seat is back."""
+    with ScriptSession(STAYING_ALIVE_RUNNING + 'choose 1 "Pause"\n') as session:
+        session.run()
+        app = session.app
+        app.handle(SeatOffline(2, online=False))
+        app.handle(SeatOffline(2, online=True))
+        assert app.state.paused
