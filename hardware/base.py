@@ -115,6 +115,9 @@ class PublicScreen(ABC):
     def show(self, view: SeatView, now: float) -> None:
         """Draw the public view as of ``now`` (it may animate between calls on its own)."""
 
+    def reveal(self, text: str, now: float) -> None:
+        """Show a public reveal the rules call for (an identity at death) prominently."""
+
     def close(self) -> None:
         """Release the display."""
 

@@ -1,0 +1,285 @@
+"""The public screen: the table's shared view, large, on an HDMI display or in the emulator.
+
+It is only ever handed ``view(None)``, and :func:`public_face` reads nothing but the public
+fields of it (never ``secret``), so the screen cannot show a secret by construction; the
+tests check the pixels too. Between the app's calls it animates on its own: the hourglass
+sand runs down from the last known value (extrapolated on the same monotonic clock), a new
+banner pops in, and :meth:`PygamePublicScreen.reveal` shows a public reveal as a card that
+pops in and stays a few seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+import pygame
+
+from engine.api import HourglassFace, SeatView
+
+from .base import PublicScreen
+from .pygame_glass import GlassFace, draw_glass
+from .pygame_loop import PygameLoop
+
+PUBLIC_SIZE = (1280, 720)
+FPS = 12  # frames per second while something moves; none while nothing does
+POP_SECONDS = 0.45
+REVEAL_SECONDS = 5.0
+MAX_LINES = 5
+BACKGROUND = (16, 18, 26)
+TITLE_BAR = (40, 44, 60)
+HIGHLIGHT = (245, 196, 70)
+INK = (235, 235, 240)
+DARK_INK = (16, 18, 26)
+BANNER = (190, 40, 48)
+CARD = (250, 244, 228)
+
+
+@dataclass(frozen=True)
+class PublicFace:
+    """Everything the public screen shows at one moment, as text and numbers."""
+
+    title: str
+    highlight: bool = False
+    big: str | None = None
+    lines: tuple[str, ...] = ()
+    banner: str | None = None
+    glass: GlassFace | None = None
+    reveal: str | None = None
+
+    def text(self) -> str:
+        """Every word drawn, one item per line: what secrecy tests search."""
+        parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or ""]
+        return "\n".join(part for part in parts if part)
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds rounded up ("0:00" only once the sand has run out), as the seat screens do."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def sand_left(glass: HourglassFace, shown_at: float, now: float) -> float:
+    """The top bulb's seconds at ``now``, run on from the value the app last gave."""
+    if not glass.running:
+        return glass.remaining
+    return max(0.0, glass.remaining - (now - shown_at))
+
+
+def public_face(view: SeatView, shown_at: float, now: float, reveal: str | None = None
+                ) -> PublicFace:
+    """The face for ``view`` at ``now``; ``view.secret`` is never read."""
+    big, lines, glass = view.big, view.lines[:MAX_LINES], None
+    hourglass = view.hourglass
+    if hourglass is not None:
+        left = sand_left(hourglass, shown_at, now)
+        share = left / hourglass.length if hourglass.length else 0.0
+        if hourglass.shown == "exact":
+            big, glass = clock_text(left), GlassFace(share, hourglass.running)
+        elif hourglass.shown == "bar":
+            glass = GlassFace(share, hourglass.running)
+        else:
+            state = "Hourglass running" if hourglass.running else "Hourglass stopped"
+            glass, lines = GlassFace(None, hourglass.running), (state, *lines[: MAX_LINES - 1])
+    return PublicFace(view.title, view.highlight, big, tuple(lines), view.banner, glass, reveal)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+@cache
+def font(size: int) -> pygame.font.Font:
+    return pygame.font.Font(None, max(8, size))
+
+
+def _text(text: str, size: int, width: int, colour: tuple[int, int, int]) -> pygame.Surface:
+    """``text`` at ``size`` or smaller, until it fits ``width``."""
+    while size > 12 and font(size).size(text)[0] > width:
+        size = round(size * 0.9)
+    return font(size).render(text, True, colour)
+
+
+def draw_public(surface: pygame.Surface, face: PublicFace, now: float, pop: float = 1.0,
+                reveal_pop: float = 1.0) -> None:
+    """Draw ``face`` on the whole ``surface``; ``pop`` 0..1 scales a banner as it appears."""
+    width, height = surface.get_size()
+    surface.fill(BACKGROUND)
+    bar = round(height * 0.14)
+    _title(surface, face, bar)
+    body = pygame.Rect(0, bar, width, height - bar).inflate(-round(width * 0.04), -bar // 2)
+    if face.glass is not None:
+        glass_rect = pygame.Rect(body.left, body.top, round(body.width * 0.3), body.height)
+        draw_glass(surface, glass_rect, face.glass, now)
+        body = pygame.Rect(glass_rect.right + body.width // 20, body.top,
+                           body.right - glass_rect.right - body.width // 20, body.height)
+    _body(surface, face, body, pop)
+    if face.reveal:
+        _reveal_card(surface, face.reveal, reveal_pop)
+
+
+def _title(surface: pygame.Surface, face: PublicFace, bar: int) -> None:
+    width = surface.get_width()
+    surface.fill(HIGHLIGHT if face.highlight else TITLE_BAR, (0, 0, width, bar))
+    text = _text(face.title, round(bar * 0.75), width - bar, DARK_INK if face.highlight else INK)
+    surface.blit(text, text.get_rect(center=(width // 2, bar // 2)))
+
+
+def _body(surface: pygame.Surface, face: PublicFace, body: pygame.Rect, pop: float) -> None:
+    """The banner (popping in) or the big text, then the lines, centred as one block."""
+    head = None
+    if face.banner:
+        head = _popped(_banner(face.banner, body.width, round(body.height * 0.4)), pop)
+    elif face.big:
+        head = _text(face.big, round(body.height * 0.5), body.width, INK)
+    share = 0.11 if head else 0.16  # lines alone may be larger
+    rows = [_text(line, round(body.height * share), body.width, INK) for line in face.lines]
+    gap = round(body.height * 0.03)
+    blocks = ([head] if head else []) + rows
+    total = sum(block.get_height() + gap for block in blocks)
+    y = body.top + max(0, (body.height - total) // 2)
+    for block in blocks:
+        surface.blit(block, block.get_rect(midtop=(body.centerx, y)))
+        y += block.get_height() + gap
+
+
+def _popped(image: pygame.Surface, pop: float) -> pygame.Surface:
+    """An ease-out growth from 30% to full size."""
+    scale = 0.3 + 0.7 * (1 - (1 - max(0.0, min(1.0, pop))) ** 3)
+    if scale >= 1.0:
+        return image
+    size = (max(1, round(image.get_width() * scale)), max(1, round(image.get_height() * scale)))
+    return pygame.transform.smoothscale(image, size)
+
+
+def _banner(text: str, width: int, height: int) -> pygame.Surface:
+    band = pygame.Surface((width, height))
+    band.fill(BANNER)
+    label = _text(text, round(height * 0.7), width - width // 10, INK)
+    band.blit(label, label.get_rect(center=band.get_rect().center))
+    return band
+
+
+def _reveal_card(surface: pygame.Surface, text: str, pop: float) -> None:
+    """A card over the lower part of the screen: the title (whose turn) stays in sight."""
+    width, height = surface.get_size()
+    card = pygame.Surface((round(width * 0.84), round(height * 0.36)), pygame.SRCALPHA)
+    pygame.draw.rect(card, CARD, card.get_rect(), border_radius=height // 30)
+    size = round(card.get_height() * 0.22)
+    rows = _wrap(text, font(size), card.get_width() - size)[:3]
+    y = (card.get_height() - len(rows) * size * 1.1) / 2
+    for row in rows:
+        image = font(size).render(row, True, DARK_INK)
+        card.blit(image, image.get_rect(midtop=(card.get_width() // 2, round(y))))
+        y += size * 1.1
+    shown = _popped(card, pop)
+    surface.blit(shown, shown.get_rect(center=(width // 2, round(height * 0.76))))
+
+
+def _wrap(text: str, face_font: pygame.font.Font, width: int) -> list[str]:
+    rows: list[str] = []
+    for word in text.split():
+        if rows and face_font.size(rows[-1] + " " + word)[0] <= width:
+            rows[-1] += " " + word
+        else:
+            rows.append(word)
+    return rows
+
+
+# --------------------------------------------------------------------------- the live screen
+
+
+@dataclass
+class _Shown:
+    view: SeatView = field(default_factory=lambda: SeatView(title=""))
+    at: float = 0.0
+    banner_since: float = -math.inf
+    reveal: str | None = None
+    reveal_since: float = -math.inf
+
+
+class PublicScene:
+    """The latest public view and its animations; written by the app, drawn by pygame."""
+
+    size = PUBLIC_SIZE
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._shown = _Shown()
+
+    def update(self, view: SeatView, now: float) -> None:
+        with self._lock:
+            shown = self._shown
+            if view.banner and view.banner != shown.view.banner:
+                shown.banner_since = now
+            shown.view, shown.at = view, now
+
+    def reveal(self, text: str, now: float) -> None:
+        with self._lock:
+            self._shown.reveal, self._shown.reveal_since = text, now
+
+    def face(self, now: float) -> tuple[PublicFace, float, float]:
+        """The face at ``now`` with the banner's and the reveal card's pop (0..1)."""
+        with self._lock:
+            shown = self._shown
+            reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
+            face = public_face(shown.view, shown.at, now, reveal)
+            return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
+
+    def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
+        """The HDMI screen takes no input: the seats drive the table."""
+
+    def draw(self, canvas: pygame.Surface, now: float) -> None:
+        face, pop, reveal_pop = self.face(now)
+        draw_public(canvas, face, now, pop, reveal_pop)
+
+    def next_frame(self, now: float) -> float | None:
+        with self._lock:
+            shown = self._shown
+            glass = shown.view.hourglass
+            moving = glass is not None and sand_left(glass, shown.at, now) > 0 and glass.running
+            popping = any(0 <= now - since < POP_SECONDS
+                          for since in (shown.banner_since, shown.reveal_since))
+            if moving or popping:
+                return now + 1 / FPS
+            reveal_ends = shown.reveal_since + REVEAL_SECONDS
+            return reveal_ends if now < reveal_ends else None
+
+
+def _pop(age: float) -> float:
+    return max(0.0, min(1.0, age / POP_SECONDS))
+
+
+class PygamePublicScreen(PublicScreen):
+    """The :class:`PublicScreen` the app draws on; ``wake`` asks the pygame thread to redraw."""
+
+    def __init__(self, scene: PublicScene, wake: Callable[[], None]) -> None:
+        self.scene = scene
+        self._wake = wake
+
+    def show(self, view: SeatView, now: float) -> None:
+        self.scene.update(view, now)
+        self._wake()
+
+    def reveal(self, text: str, now: float) -> None:
+        """Show a public reveal (the rules' Reveal effect) as a card for a few seconds."""
+        self.scene.reveal(text, now)
+        self._wake()
+
+
+class PublicWindow(PygamePublicScreen):
+    """The HDMI display as the table's public screen: full screen, its own pygame thread."""
+
+    def __init__(self, clock: Callable[[], float], *, fullscreen: bool = True) -> None:
+        scene = PublicScene()
+        self._loop = PygameLoop(scene, clock, title="table-companion: public",
+                                fullscreen=fullscreen)
+        super().__init__(scene, self._loop.wake)
+
+    def capture(self):
+        return self._loop.capture()
+
+    def close(self) -> None:
+        self._loop.close()

@@ -1,0 +1,260 @@
+"""Narration spoken aloud: espeak-ng makes the prompts, pygame.mixer plays them.
+
+Prompts are WAV files cached under the state directory, named by a hash of voice and text, so
+``companion voices`` (run at install time) makes every scripted prompt once and a table with
+no espeak-ng still speaks them. A text with no prompt, a machine with no audio device, or a
+volume of 0 simply stays silent: the narration is already on every seat's screen with its
+buzzer cue, and its timing comes from the engine's narration scripts, never from the audio.
+
+One worker thread owns the mixer; :meth:`MixerSpeaker.say` only queues the text, so the app's
+loop never waits for speech. Prompts play one after another; one that waited longer than
+``STALE_AFTER`` is dropped rather than spoken out of step with the screens. An optional
+masking noise covers the table's private steps (a scripted check with eyes shut), since a
+quiet room gives away who moves.
+"""
+
+from __future__ import annotations
+
+import array
+import hashlib
+import logging
+import os
+import queue
+import random
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from engine.narration import Script
+
+from .base import Speaker
+
+log = logging.getLogger(__name__)
+
+DEFAULT_VOICE = "en-gb"
+SPEED = 150  # words per minute: espeak-ng's default 175 is hurried across a table
+RATE = 22050  # espeak-ng's own rate: its prompts play without resampling
+STALE_AFTER = 8.0
+START_TIMEOUT = 10.0
+SYNTH_TIMEOUT = 30.0
+MASK_LEVEL = 0.3  # of the narration volume
+MASK_FADE_MS = 800
+MASK_SECONDS = 2.0  # the length of the looped noise
+
+Synthesizer = Callable[[str, str, Path], None]  # (text, voice, WAV file to write)
+
+
+class AudioUnavailable(RuntimeError):
+    """No audio device could be opened: narration stays on the screens."""
+
+
+def prompt_key(text: str, voice: str) -> str:
+    return hashlib.sha256(f"{voice}\n{text}".encode()).hexdigest()[:24]
+
+
+def espeak_synthesizer(program: str | None = None) -> Synthesizer | None:
+    """espeak-ng as a synthesizer, or None when it is not installed."""
+    program = program or shutil.which("espeak-ng")
+    if program is None:
+        return None
+
+    def synthesize(text: str, voice: str, out: Path) -> None:
+        command = [program, "-v", voice, "-s", str(SPEED), "-w", str(out), "--stdin"]
+        subprocess.run(command, input=text.encode(), check=True, capture_output=True,
+                       timeout=SYNTH_TIMEOUT)
+
+    return synthesize
+
+
+class PromptCache:
+    """WAV prompts in ``directory``, made on demand when a synthesizer is available."""
+
+    def __init__(self, directory: Path, voice: str = DEFAULT_VOICE,
+                 synthesize: Synthesizer | None = None) -> None:
+        self.directory = directory
+        self.voice = voice
+        self.synthesize = synthesize
+
+    def path_for(self, text: str) -> Path:
+        return self.directory / f"{prompt_key(text, self.voice)}.wav"
+
+    def get(self, text: str) -> Path | None:
+        """The prompt for ``text``: cached, freshly made, or None (stays text only)."""
+        path = self.path_for(text)
+        if path.exists():
+            return path
+        if self.synthesize is None:
+            return None
+        try:
+            self.make(text)
+        except (OSError, subprocess.SubprocessError) as error:
+            log.warning("no voice for %r: %s", text, error)
+            return None
+        return path
+
+    def make(self, text: str) -> bool:
+        """Make the prompt unless it exists; True when it was made now."""
+        path = self.path_for(text)
+        if path.exists():
+            return False
+        if self.synthesize is None:
+            raise OSError("espeak-ng is not installed")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        try:
+            self.synthesize(text, self.voice, partial)
+            os.replace(partial, path)  # a reader never sees half a file
+        finally:
+            partial.unlink(missing_ok=True)
+        return True
+
+
+@dataclass(frozen=True)
+class MaskingPlan:
+    """When the masking noise plays: from a private script's first prompt to its last.
+
+    ``starts`` maps a first prompt to the script's length, which caps the noise in case the
+    last prompt never comes (the table paused or ended the game mid-script).
+    """
+
+    starts: Mapping[str, float]
+    stops: frozenset[str]
+
+    @classmethod
+    def from_scripts(cls, scripts: Iterable[Script]) -> MaskingPlan:
+        scripts = [script for script in scripts if script.steps]
+        return cls(
+            starts={script.steps[0].text: script.duration for script in scripts},
+            stops=frozenset(script.steps[-1].text for script in scripts),
+        )
+
+
+def masking_noise(seconds: float = MASK_SECONDS, rate: int = RATE) -> bytes:
+    """Soft brown noise (a leaky random walk) as 16-bit mono samples: it loops unobtrusively."""
+    generator = random.Random(8)  # fixed: the same noise every time, nothing to learn from it
+    level, samples = 0.0, array.array("h")
+    for _ in range(round(seconds * rate)):
+        level = 0.98 * level + generator.uniform(-1.0, 1.0)
+        samples.append(max(-32767, min(32767, round(level * 2200))))
+    return samples.tobytes()
+
+
+class MixerSpeaker(Speaker):
+    """The table's loudspeaker through pygame.mixer; a context manager that closes it."""
+
+    def __init__(self, cache: PromptCache, *, volume: float = 0.8,
+                 masking: MaskingPlan | None = None) -> None:
+        self.cache = cache
+        self.volume = max(0.0, min(1.0, volume))
+        self.masking = masking
+        self.spoken: list[str] = []  # texts whose prompt started playing, for logs and tests
+        self._queue: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        self._said = self._handled = 0
+        self._progress = threading.Condition()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._failure: Exception | None = None
+        self._busy_until = 0.0
+        self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(START_TIMEOUT) or self._failure is not None:
+            raise AudioUnavailable(str(self._failure or "the mixer did not start"))
+
+    def say(self, text: str) -> None:
+        with self._progress:
+            self._said += 1
+        self._queue.put((text, time.monotonic()))
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every text said so far has been handled (started, or skipped)."""
+        with self._progress:
+            return self._progress.wait_for(lambda: self._handled >= self._said, timeout)
+
+    def is_speaking(self) -> bool:
+        return bool(pygame.mixer.get_init()) and self._voice.get_busy()
+
+    def is_masking(self) -> bool:
+        return bool(pygame.mixer.get_init()) and self._mask.get_busy()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._queue.put(None)
+        self._thread.join(START_TIMEOUT)
+
+    def __enter__(self) -> MixerSpeaker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ the speaker thread
+
+    def _run(self) -> None:
+        try:
+            pygame.mixer.init(frequency=RATE, size=-16, channels=1)
+            self._voice, self._mask = pygame.mixer.Channel(0), pygame.mixer.Channel(1)
+            self._noise = pygame.mixer.Sound(buffer=masking_noise())
+        except pygame.error as error:
+            self._failure = error
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            for item in iter(self._queue.get, None):
+                self._speak(*item)
+                with self._progress:
+                    self._handled += 1
+                    self._progress.notify_all()
+        finally:
+            pygame.mixer.quit()
+
+    def _speak(self, text: str, said_at: float) -> None:
+        self._start_masking(text)
+        self._play(text, said_at)
+        if self.masking is not None and text in self.masking.stops:
+            self._stop.wait(max(0.0, self._busy_until - time.monotonic()))
+            self._mask.fadeout(MASK_FADE_MS)
+
+    def _play(self, text: str, said_at: float) -> None:
+        """Start the prompt once the one before it has ended; skip it if it is missing or late."""
+        path = self.cache.get(text)
+        self._stop.wait(max(0.0, self._busy_until - time.monotonic()))
+        if path is None or self._stop.is_set():
+            return
+        if time.monotonic() - said_at > STALE_AFTER:
+            log.info("narration %r dropped: the table has moved on", text)
+            return
+        sound = pygame.mixer.Sound(str(path))
+        sound.set_volume(self.volume)
+        self._voice.play(sound)
+        self.spoken.append(text)
+        self._busy_until = time.monotonic() + sound.get_length()
+
+    def _start_masking(self, text: str) -> None:
+        if self.masking is None or text not in self.masking.starts:
+            return
+        self._noise.set_volume(self.volume * MASK_LEVEL)
+        limit = round((self.masking.starts[text] + 2.0) * 1000)
+        self._mask.play(self._noise, loops=-1, maxtime=limit, fade_ms=MASK_FADE_MS)
+
+
+def open_speaker(cache: PromptCache, *, volume: float,
+                 masking: MaskingPlan | None = None) -> Speaker | None:
+    """The loudspeaker, or None (narration as text only) when muted or without audio."""
+    if volume <= 0:
+        return None
+    try:
+        speaker = MixerSpeaker(cache, volume=volume, masking=masking)
+    except AudioUnavailable as error:
+        log.warning("no audio device (%s): narration shows as text on the screens", error)
+        return None
+    if cache.synthesize is None:
+        log.warning("espeak-ng is not installed: only prompts made before are spoken "
+                    "(apt install espeak-ng, then run: companion voices)")
+    return speaker
