@@ -1,0 +1,48 @@
+"""A table of careful Staying Alive players, as far as the bench needs one.
+
+It only reads what the seats are offered (action ids) and the public hourglass, so every move
+goes through the same lobby, menus and buttons a person would use. It plays to keep the game
+moving: setup steps at once, turns ended with little strain, the Lookout flipping when the sand
+runs low, everyone escaping once the deck is empty, then "Play again".
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from companion.app import App
+from engine import registry
+
+GAME = "staying-alive"
+BENCH_SEED = hashlib.sha256(b"table-companion bench").digest()
+FLIP_BELOW = 20.0  # seconds of sand left when the Lookout turns the glass
+# What a seat does when offered it, most wanted first.
+PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end")
+
+
+def next_move(app: App) -> tuple[int, str] | None:
+    """The (seat, action id) to choose next, or None outside a game."""
+    state = app.state
+    if state is None:
+        return None
+    if state.is_terminal():
+        return state.seats[0], "sys:again"
+    offered = {seat: [a.id for a in app.actions(seat)] for seat in state.seats}
+    glass = app.view(None).hourglass
+    if glass is not None and glass.running and glass.remaining < FLIP_BELOW:
+        flipper = next((s for s, ids in offered.items() if "flip" in ids), None)
+        if flipper is not None:
+            return flipper, "flip"
+    for wanted in PREFERRED:
+        for seat, ids in offered.items():
+            if wanted in ids:
+                return seat, wanted
+    return None
+
+
+def label_of(app: App, seat: int, action_id: str) -> str:
+    return next(a.label for a in app.actions(seat) if a.id == action_id)
+
+
+def game_name() -> str:
+    return registry.get(GAME).name

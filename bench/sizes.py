@@ -1,0 +1,28 @@
+"""How much of everything to measure: the full run (``make bench``) and ``--quick``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Sizes:
+    seats: int  # seats at the table whose presses and game are measured
+    players: int  # how many of them play
+    presses: int  # screen-changing button edges timed per table (ours and the stock driver)
+    glass_seconds: float  # hourglass seconds counted on the bus with nobody pressing
+    expiries: int  # short hourglasses run out, per loop
+    idle_seconds: float  # the window idle CPU and wake-ups are counted over
+    launches: int  # process starts timed (start to ready, companion --help)
+    resume_moves: int  # moves into a game the journal holds when start to ready is timed
+    think: float  # table seconds between that game's moves (the hourglass ticks meanwhile)
+    commits: int  # journal appends timed, per journal mode
+    shuffles: int  # 5-card shuffles in the permutation test
+    deals: int  # role deals in the per-seat frequency test
+
+
+FULL = Sizes(seats=8, players=5, presses=400, glass_seconds=60, expiries=40,
+             idle_seconds=20, launches=5, resume_moves=30, think=1.0, commits=300,
+             shuffles=60_000, deals=20_000)
+QUICK = Sizes(seats=3, players=3, presses=8, glass_seconds=1, expiries=1, idle_seconds=0.5,
+              launches=1, resume_moves=2, think=0.0, commits=10, shuffles=1_200, deals=400)

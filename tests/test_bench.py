@@ -1,0 +1,47 @@
+"""The benchmark at tiny sizes: it runs end to end, so it cannot rot (figures, not budgets)."""
+
+import contextlib
+import io
+import json
+
+import pytest
+
+from bench.__main__ import main
+
+KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_early",
+        "idle_cpu", "idle_wakeups", "start_to_ready", "help", "rss_after_game", "journal_p99",
+        "shuffle_p", "deal_p"}
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """One ``python -m bench --quick`` for the module: (printed table, figures by key)."""
+    results = tmp_path_factory.mktemp("bench") / "results.json"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        status = main(["--quick", "--json", str(results)])
+    assert status == 0
+    figures = {f["key"]: f for f in json.loads(results.read_text())["figures"]}
+    return printed.getvalue(), figures
+
+
+def test_bench_quick_run_reports_every_figure_with_its_baseline(quick_run):
+    """Every figure of the issue is printed and written, each beside a naive baseline."""
+    printed, figures = quick_run
+    assert figures.keys() >= KEYS
+    assert all(figures[key]["baseline"] is not None for key in KEYS)
+    assert "press to bytes on bus p99" in printed
+
+
+def test_bench_partial_updates_send_fewer_bytes_than_luma_full_frames(quick_run):
+    """On the same presses and the same hourglass, our driver puts fewer bytes on the bus."""
+    _, figures = quick_run
+    assert figures["press_bytes"]["value"] < figures["press_bytes"]["baseline"]
+    assert figures["glass_bytes"]["value"] < figures["glass_bytes"]["baseline"]
+
+
+def test_bench_hourglass_never_runs_out_early(quick_run):
+    """No expiry is handled before its moment, on the app's loop or the naive one."""
+    _, figures = quick_run
+    assert figures["expiry_early"]["value"] == 0
+    assert figures["expiry_early"]["baseline"] == 0
