@@ -18,7 +18,7 @@ import logging
 import math
 import queue
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from engine import registry
 from engine.api import (
@@ -95,6 +95,7 @@ class App:
         seed_source: Callable[[int], bytes] = secrets.token_bytes,
         on_status: Callable[[str], None] | None = None,
         notifier: Notifier | None = None,
+        deck_lists: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.hardware = hardware
         self.clock = GameClock(clock)
@@ -102,6 +103,7 @@ class App:
         self.lobby = lobby or Lobby(self.seat_numbers)
         self.journal = journal or NullJournal()
         self.seed_source = seed_source
+        self.deck_lists = dict(deck_lists or {})  # game key -> the table's own card list
         self.on_status = on_status or (lambda text: None)
         self.notifier = notifier or Notifier({})
         self.state: State | None = None
@@ -355,8 +357,10 @@ class App:
 
     def start_game(self, request: StartGame, at: float) -> None:
         seed = self.seed_source(SEED_BYTES)
-        record = GameRecord(request.game.key, request.seats, request.options, seed)
-        state = request.game.new_state(request.seats, request.options, seed)
+        deck_list = self.deck_lists.get(request.game.key)
+        record = GameRecord(request.game.key, request.seats, request.options, seed,
+                            deck_list=deck_list)
+        state = record.start()
         self.journal.begin(record)
         self._adopt((record, state), at)
         self._tell_all(f"Seed {commitment(seed)}", at)

@@ -59,6 +59,9 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--state-dir", metavar="DIR",
                       help="where the journal is kept (default: [table] state_dir, "
                            "$STATE_DIRECTORY, else ~/.local/state/table-companion)")
+    play.add_argument("--deck-list", metavar="FILE",
+                      help="your own card list for the game to shuffle and name "
+                           "(They Live's War Table deck: docs/they-live-deck-list.md)")
     play.add_argument("--ack-fd", type=int, metavar="FD",
                       help="write a line to this open file descriptor after each durable "
                            "journal write (crash tests, supervisors)")
@@ -128,18 +131,9 @@ def _dispatch(options: argparse.Namespace) -> int:
 
         return make_voices(None, options.voice)
     if options.command == "play" or options.command is None:
-        from .play import play
+        from .play import PlaySettings, play
 
-        return play(
-            game=getattr(options, "game", None),
-            players=getattr(options, "players", None),
-            table=getattr(options, "table", None),
-            seats=getattr(options, "seats", 6),
-            ui=getattr(options, "ui", "terminal"),
-            volume=getattr(options, "volume", 80),
-            masking=getattr(options, "masking", False),
-            public_screen=getattr(options, "public_screen", False),
-            state_dir=getattr(options, "state_dir", None),
-            ack_fd=getattr(options, "ack_fd", None),
-        )
+        names = PlaySettings.__dataclass_fields__
+        given = {name: getattr(options, name) for name in names if hasattr(options, name)}
+        return play(PlaySettings(**given))
     return 2

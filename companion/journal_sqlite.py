@@ -42,7 +42,7 @@ from .record import Entry, GameRecord
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: games.deck_list
 SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
@@ -50,6 +50,7 @@ CREATE TABLE games (
     seats TEXT NOT NULL,
     options TEXT NOT NULL,
     seed BLOB NOT NULL,
+    deck_list TEXT,
     seen REAL,
     finished REAL
 );
@@ -127,9 +128,11 @@ class SqliteJournal:
         with self._transaction():
             self._archive_open_games()
             cursor = self.db.execute(
-                "INSERT INTO games (game_key, seats, options, seed) VALUES (?, ?, ?, ?)",
+                "INSERT INTO games (game_key, seats, options, seed, deck_list) "
+                "VALUES (?, ?, ?, ?, ?)",
                 (record.game_key, ",".join(map(str, record.seats)),
-                 json.dumps(record.options, sort_keys=True), record.seed),
+                 json.dumps(record.options, sort_keys=True), record.seed,
+                 None if record.deck_list is None else json.dumps(record.deck_list)),
             )
         self._game = cursor.lastrowid
         self._ack("begin", self._game)
@@ -178,15 +181,16 @@ class SqliteJournal:
         terminal and unpaused: the app archives it and opens the lobby.
         """
         row = self.db.execute(
-            "SELECT id, game_key, seats, options, seed, seen FROM games "
+            "SELECT id, game_key, seats, options, seed, deck_list, seen FROM games "
             "WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
             return None
-        game_id, key, seats, options, seed, seen = row
+        game_id, key, seats, options, seed, deck_list, seen = row
         self._game = game_id
         record = GameRecord(key, tuple(int(s) for s in seats.split(",")), json.loads(options),
-                            seed, self._entries(game_id))
+                            seed, self._entries(game_id),
+                            None if deck_list is None else tuple(json.loads(deck_list)))
         state = self._replay_whole_actions(record)
         if state is None:
             return None

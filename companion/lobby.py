@@ -21,6 +21,7 @@ class StartGame:
     game: Game
     seats: tuple[int, ...]
     options: dict[str, str]
+    deck_list: tuple[str, ...] | None = None
 
 
 @dataclass

@@ -16,6 +16,7 @@ import queue
 import signal
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -31,45 +32,76 @@ from .statedir import choose_state_dir, journal_path, prepare_state_dir
 log = logging.getLogger(__name__)
 
 
-def play(game: str | None, players: int | None, table: str | None, seats: int = 6, *,
-         ui: str = "terminal", volume: int = 80, masking: bool = False,
-         public_screen: bool = False, state_dir: str | None = None,
-         ack_fd: int | None = None) -> int:
+@dataclass(frozen=True)
+class PlaySettings:
+    """Everything ``companion play`` was asked for (see ``companion play --help``)."""
+
+    game: str | None = None
+    players: int | None = None
+    table: str | None = None
+    seats: int = 6
+    ui: str = "terminal"
+    volume: int = 80
+    masking: bool = False
+    public_screen: bool = False
+    state_dir: str | None = None
+    ack_fd: int | None = None
+    deck_list: str | None = None
+
+
+def play(settings: PlaySettings) -> int:
     events: queue.SimpleQueue = queue.SimpleQueue()
-    if game is not None:
-        registry.get(game)  # an unknown key fails here, with the list of games
-    config = _load_config(table) if table is not None else None
-    with _signals_into(events, reloadable=config is not None), _ack_stream(ack_fd) as acks:
-        while _session(game, players, seats, ui=ui, volume=volume, masking=masking,
-                       public_screen=public_screen, state_dir=state_dir, acks=acks,
-                       events=events, config=config):
-            config = _reloaded(table, config)
+    deck_lists = _deck_lists(settings)
+    config = _load_config(settings.table) if settings.table is not None else None
+    reloadable = config is not None
+    with _signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks:
+        while _session(settings, config, deck_lists, acks, events):
+            config = _reloaded(settings.table, config)
     return 0
 
 
-def _session(game: str | None, players: int | None, seats: int, *,
-             ui: str, volume: int, masking: bool, public_screen: bool, state_dir: str | None,
-             acks: TextIO | None, events: queue.SimpleQueue, config) -> bool:
+def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:
+    """The table's own card list for the chosen game (They Live's War Table deck)."""
+    game = registry.get(settings.game) if settings.game is not None else None
+    if settings.deck_list is None:
+        return {}
+    if game is None:
+        raise ValueError("--deck-list needs the game too, e.g. companion play they-live "
+                         "--deck-list FILE")
+    try:
+        text = Path(settings.deck_list).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ValueError(f"{settings.deck_list}: cannot read it ({error.strerror})") from None
+    try:
+        return {game.key: game.parse_deck_list(text)}
+    except ValueError as error:
+        raise ValueError(f"{settings.deck_list}: {error}") from None
+
+
+def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ...]],
+             acks: TextIO | None, events: queue.SimpleQueue) -> bool:
     """One run of the table, until quit (False) or a reload is asked for (True)."""
     with contextlib.ExitStack() as stack:
+        count = max(settings.seats, settings.players or 0)
         if config is not None:
             hardware, on_status = _real_table(config, events, stack)
-            if public_screen:
+            if settings.public_screen:
                 hardware.public = _public_window()  # closed with the hardware
-        elif ui == "window":
-            hardware, on_status = _window_table(max(seats, players or 0), events, stack)
+        elif settings.ui == "window":
+            hardware, on_status = _window_table(count, events, stack)
         else:
-            hardware, on_status = _terminal_table(max(seats, players or 0), events, stack)
-        # volume 0 is text only: not even the audio library is loaded (a faster start)
-        hardware.speaker = _speaker(volume, masking, stack) if volume > 0 else None
-        numbers = sorted(hardware.seats)
-        joined = numbers[: players or 0]
-        where = Path(state_dir) if state_dir else choose_state_dir(
+            hardware, on_status = _terminal_table(count, events, stack)
+        where = Path(settings.state_dir) if settings.state_dir else choose_state_dir(
             config.state_dir if config is not None else None)
+        # volume 0 is text only: not even the audio library is loaded (a faster start)
+        hardware.speaker = (_speaker(where, settings.volume, settings.masking, stack)
+                            if settings.volume > 0 else None)
+        numbers = sorted(hardware.seats)
+        lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game)
         journal = SqliteJournal(journal_path(prepare_state_dir(where)), acks=acks)
         stack.callback(journal.close)
-        app = App(hardware, lobby=Lobby.prepared(numbers, joined, game), on_status=on_status,
-                  journal=journal, notifier=Notifier())
+        app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
+                  notifier=Notifier(), deck_lists=deck_lists)
         stack.callback(app.close)
         app.run(events)
     return app.reload_requested
@@ -146,11 +178,12 @@ def _public_window():
     return PublicWindow(time.monotonic)
 
 
-def _speaker(volume: int, masking: bool, stack: contextlib.ExitStack):
-    """The loudspeaker, or None: then narration is text on the screens, at the same moments."""
+def _speaker(where: Path, volume: int, masking: bool, stack: contextlib.ExitStack):
+    """The loudspeaker, or None: then narration is text on the screens, at the same moments.
+    Its prompts are cached in the same state directory as the journal."""
     from .voices import table_speaker
 
-    speaker = table_speaker(None, volume, masking)
+    speaker = table_speaker(where, volume, masking)
     if speaker is not None:
         stack.callback(speaker.close)
     return speaker

@@ -30,11 +30,16 @@ class GameRecord:
     options: dict[str, str]
     seed: bytes
     entries: list[Entry] = field(default_factory=list)
+    deck_list: tuple[str, ...] | None = None  # a table-supplied card list, if the game took one
+
+    def start(self) -> State:
+        """The game as dealt, before any action."""
+        game = registry.get(self.game_key)
+        return game.new_state_with_deck(self.seats, self.options, self.seed, self.deck_list)
 
     def replay(self, entries: list[Entry] | None = None) -> State:
         """A fresh state with ``entries`` (default: all) applied in order."""
-        game = registry.get(self.game_key)
-        state = game.new_state(self.seats, self.options, self.seed)
+        state = self.start()
         for entry in self.entries if entries is None else entries:
             deadline = state.next_deadline()
             if deadline is not None and deadline <= entry.at:

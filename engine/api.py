@@ -169,6 +169,26 @@ class Game(ABC):
         self.check_players(seats)
         return self.state_class(seats, resolve_options(self.options, options), seed)
 
+    def parse_deck_list(self, text: str) -> tuple[str, ...]:
+        """Cards of a table-supplied list (They Live's War Table deck), one entry per card.
+
+        Only games that can shuffle and name a table's own cards take one; the rulebooks do
+        not list every card, so the engine never invents a deck.
+        """
+        raise SetupError(f"{self.name} takes no deck list")
+
+    def new_state_with_deck(
+        self,
+        seats: Sequence[int],
+        options: Mapping[str, str],
+        seed: bytes,
+        deck_list: Sequence[str] | None,
+    ) -> State:
+        """:meth:`new_state` with the table's deck list, if it gave one."""
+        if deck_list is not None:
+            raise SetupError(f"{self.name} takes no deck list")
+        return self.new_state(seats, options, seed)
+
 
 class State(ABC):
     """One game in progress. Subclasses keep everything needed to answer the methods below.

@@ -46,6 +46,7 @@ from .they_live_rules import (
     deal_identities,
     identity_phrase,
     invaders_in_play_phrase,
+    parse_deck_list,
     spare_phrase,
 )
 from .they_live_setup import SetupPhases
@@ -250,6 +251,9 @@ class TheyLive(Game):
 
     def new_state(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> State:
         return self.new_state_with_deck(seats, options, seed, None)
+
+    def parse_deck_list(self, text: str) -> tuple[str, ...]:
+        return parse_deck_list(text)
 
     def new_state_with_deck(
         self,
