@@ -1,0 +1,188 @@
+"""``companion audit``: check a finished game's shuffles and deals against its revealed seed.
+
+At setup every seat is shown ``commitment(seed)``; at the end the seed is revealed. The audit
+reads a finished (archived) game from the journal and checks that the seed gives the
+commitment (the one the table noted, when given), and that replaying the recorded actions from
+the seed is a game in which every action was legal at its moment, offered under the label the
+table saw, and that two replays reach the same state (every shuffle and deal re-derived, none
+depending on anything but the seed). A game still in play is refused: its seed is still secret.
+
+The journal is opened read-only, so an audit never changes the file a running table writes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine import registry
+from engine.api import State
+from engine.exc import EngineError
+from engine.rng import commitment
+
+from .journal_sqlite import state_digest
+from .record import Entry, GameRecord
+from .statedir import choose_state_dir, journal_path
+
+
+class AuditError(Exception):
+    """The journal or the game asked for cannot be audited (missing, unfinished)."""
+
+
+@dataclass
+class Audit:
+    """What the audit found: the lines of its report, and whether every check passed."""
+
+    lines: list[str] = field(default_factory=list)
+    ok: bool = True
+
+    def passed(self, text: str) -> None:
+        self.lines.append(f"  ok    {text}")
+
+    def failed(self, text: str) -> None:
+        self.lines.append(f"  FAIL  {text}")
+        self.ok = False
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def load_finished(path: Path, game_id: int | None = None) -> tuple[int, GameRecord]:
+    """A finished game from the journal at ``path``: ``game_id``, else the newest finished."""
+    if not path.exists():
+        raise AuditError(f"no journal at {path} (try --state-dir)")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        row = _game_row(db, game_id)
+        entries = [Entry(seat, action, at, bool(undoable), label)
+                   for seat, action, at, undoable, label in db.execute(
+                       "SELECT seat, action, at, undoable, label FROM entries WHERE game = ? "
+                       "ORDER BY idx", (row[0],))]
+    except sqlite3.DatabaseError as error:
+        raise AuditError(f"cannot read the journal {path} ({error})") from None
+    finally:
+        db.close()
+    number, key, seats, options, seed, finished = row
+    if finished is None:
+        raise AuditError(f"game {number} is still in play: its seed stays secret until it ends")
+    record = GameRecord(key, tuple(int(s) for s in seats.split(",")), json.loads(options),
+                        bytes(seed), entries)
+    return number, record
+
+
+def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
+    select = "SELECT id, game_key, seats, options, seed, finished FROM games"
+    if game_id is None:
+        row = db.execute(f"{select} WHERE finished IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            raise AuditError("the journal holds no finished game yet")
+        return row
+    row = db.execute(f"{select} WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise AuditError(f"the journal holds no game {game_id}")
+    return row
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
+    """Check ``record`` against its seed; ``noted`` is the commitment the table wrote down."""
+    report = Audit()
+    shown = commitment(record.seed)
+    if noted is None:
+        report.passed(f"the seed gives commitment {shown}: compare it with the one shown "
+                      "at setup")
+    elif noted.strip().lower() == shown:
+        report.passed(f"the seed gives commitment {shown}, the one shown at setup")
+    else:
+        report.failed(f"the seed gives commitment {shown}, not {noted.strip()}")
+    try:
+        registry.get(record.game_key)
+    except EngineError as error:
+        report.failed(str(error))
+        return report
+    first = _replay_checked(record, report.failed)
+    if first is None:
+        return report
+    report.passed(f"all {len(record.entries)} actions replay from the seed, each legal at its "
+                  "moment and offered as the table saw it")
+    second = record.replay()
+    if state_digest(second) == state_digest(first):
+        report.passed("a second replay deals and shuffles exactly the same")
+    else:
+        report.failed("two replays of the same seed differ: a deal depends on more than the seed")
+    report.lines.append(f"  outcome: {first.result() or 'the game was ended before its end'}")
+    return report
+
+
+def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | None:
+    """Replay as :meth:`GameRecord.replay` does, reporting the first action that does not fit."""
+    state = registry.get(record.game_key).new_state(record.seats, record.options, record.seed)
+    for number, entry in enumerate(record.entries, start=1):
+        deadline = state.next_deadline()
+        if deadline is not None and deadline <= entry.at:
+            state.advance(entry.at)
+        problem = _mismatch(state, entry)
+        if problem:
+            fail(f"action {number} ({entry.action}, seat {entry.seat}): {problem}")
+            return None
+        try:
+            state.apply(entry.seat, entry.action, entry.at)
+        except EngineError as error:
+            fail(f"action {number} ({entry.action}, seat {entry.seat}) was not legal: {error}")
+            return None
+        except Exception as error:  # a report, never a traceback: the game code broke here
+            fail(f"action {number} ({entry.action}): the game failed ({type(error).__name__})")
+            return None
+    return state
+
+
+def _mismatch(state: State, entry: Entry) -> str:
+    """Why ``entry`` does not fit ``state`` as journaled (its label, its undo mark), or ""."""
+    if entry.seat is None or state.is_terminal() or state.paused:
+        return ""
+    offered = {a.id: a for a in state.legal_actions(entry.seat)}
+    action = offered.get(entry.action)
+    if action is None:
+        return ""  # apply says why, in the game's words
+    if entry.label and action.label != entry.label:
+        return f"the table saw '{entry.label}', the seed gives '{action.label}'"
+    if entry.undoable != state.is_undoable(entry.seat, entry.action):
+        return "its undo mark differs from the replay"
+    return ""
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
+              out: Callable[[str], None] = print) -> int:
+    """``companion audit``: print a short report; 0 when every check passed, else 1."""
+    path = journal_path(Path(state_dir) if state_dir else choose_state_dir(None))
+    try:
+        number, record = load_finished(path, game_id)
+    except AuditError as error:
+        out(f"companion audit: {error}")
+        return 1
+    name = registry.get(record.game_key).name if _known(record.game_key) else record.game_key
+    options = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
+    out(f"Game {number}: {name}, seats {' '.join(map(str, record.seats))}"
+        + (f", {options}" if options else ""))
+    out(f"  seed: {record.seed.hex()}")
+    report = audit_record(record, noted)
+    for line in report.lines:
+        out(line)
+    out("Fair: every shuffle and deal came from the seed." if report.ok else "NOT VERIFIED.")
+    return 0 if report.ok else 1
+
+
+def _known(key: str) -> bool:
+    try:
+        registry.get(key)
+    except EngineError:
+        return False
+    return True

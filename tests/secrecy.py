@@ -1,0 +1,289 @@
+"""Test support for the secrecy suites: what a screen shows, and whether it shows a secret.
+
+The engine lists, per seat, the phrases that seat must not see now
+(``State.secrets_hidden_from``); everything here compares by value. A screen is checked twice:
+its words (the :class:`~companion.render.Face` text) and its pixels, by searching the
+rendered 128x64 frame for each secret phrase drawn in the screen's small font, upright and
+inverted (a title bar), at any position. The pixel search is what makes a test notice a
+secret that reaches the glass by any path the face text does not describe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+from collections.abc import Iterable
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from companion.app import App
+from companion.clock import FakeClock
+from companion.journal import Journal
+from companion.lobby import StartGame
+from companion.render import Face, face_for, render, secret_face_for, small_font
+from engine import registry
+from engine.api import Effect, GameOver, Narrate, Reveal, SeatView, State
+from engine.rng import SeededRandom
+from hardware.base import ButtonName, PublicScreen
+from hardware.headless import HeadlessTable
+
+ROW_SEPARATOR = "|"
+
+
+# --------------------------------------------------------------------------- words
+
+
+def face_words(view: SeatView) -> list[str]:
+    """The words of a seat's public face (what neighbours can glimpse)."""
+    return [view.title, *view.lines, view.big or "", view.banner or ""]
+
+
+def peek_words(view: SeatView) -> list[str]:
+    """The words of a seat's PEEK face (drawn only while it holds PEEK)."""
+    return [view.secret.title, *view.secret.lines] if view.secret else []
+
+
+def effect_words(effects: Iterable[Effect]) -> list[str]:
+    """Everything an effect puts on every screen or speaker."""
+    words = []
+    for effect in effects:
+        if isinstance(effect, Narrate | Reveal):
+            words.append(effect.text)
+        elif isinstance(effect, GameOver):
+            words.append(effect.outcome)
+    return words
+
+
+def leaked(texts: Iterable[str], hidden: Iterable[str]) -> list[tuple[str, str]]:
+    """Each (secret, text) pair where a hidden phrase occurs in a text."""
+    hidden = [phrase for phrase in hidden if phrase]
+    return [(phrase, text) for text in texts for phrase in hidden if phrase in text]
+
+
+def assert_no_leak(texts: Iterable[str], hidden: Iterable[str], where: str) -> None:
+    found = leaked(texts, hidden)
+    assert not found, f"{where} shows {found[0][0]!r} in {found[0][1]!r}"
+
+
+# --------------------------------------------------------------------------- pixels
+
+
+def frame_rows(image: Image.Image) -> list[str]:
+    """The frame as rows of '0' and '1' characters (PIL packs mode "1" MSB first)."""
+    width, height = image.size
+    data = image.convert("1").tobytes()
+    stride = (width + 7) // 8
+    rows = []
+    for y in range(height):
+        bits = int.from_bytes(data[y * stride : (y + 1) * stride], "big")
+        rows.append(format(bits, f"0{stride * 8}b")[:width])
+    return rows
+
+
+@cache
+def phrase_glyphs(phrase: str) -> tuple[tuple[str, ...], int]:
+    """``phrase`` in the small font, cropped to its ink: the pattern a screen would hold, and
+    the row with the most ink (the one searched for first)."""
+    width = 6 * len(phrase) + 8
+    image = Image.new("1", (width, 16), 0)
+    ImageDraw.Draw(image).text((1, 0), phrase, font=small_font(), fill=1)
+    box = image.getbbox()
+    if box is None:
+        return (), 0
+    pattern = tuple(frame_rows(image.crop(box)))
+    return pattern, max(range(len(pattern)), key=lambda r: pattern[r].count("1"))
+
+
+def _found_in(rows: list[str], text: str, phrase: str) -> bool:
+    pattern, anchor = phrase_glyphs(phrase)
+    stride = len(rows[0]) + 1
+    position = text.find(pattern[anchor])
+    while position != -1:
+        y, x = divmod(position, stride)
+        top = y - anchor
+        if top >= 0 and top + len(pattern) <= len(rows) and all(
+            rows[top + r][x : x + len(line)] == line for r, line in enumerate(pattern)
+        ):
+            return True
+        position = text.find(pattern[anchor], position + 1)
+    return False
+
+
+def drawn_phrases(image: Image.Image, phrases: Iterable[str]) -> list[str]:
+    """The phrases whose glyphs appear in ``image``, light on dark or dark on light."""
+    rows = frame_rows(image)
+    inverted = [row.translate(_INVERT) for row in rows]
+    texts = ROW_SEPARATOR.join(rows), ROW_SEPARATOR.join(inverted)
+    return [phrase for phrase in phrases if phrase_glyphs(phrase)[0] and (
+        _found_in(rows, texts[0], phrase) or _found_in(inverted, texts[1], phrase))]
+
+
+_INVERT = str.maketrans("01", "10")
+_KEPT: set[tuple[Face, frozenset[str]]] = set()  # faces already checked: games repeat them
+
+
+def assert_face_keeps(face: Face, hidden: frozenset[str], where: str) -> None:
+    """Neither the words nor the pixels of ``face`` hold a hidden phrase."""
+    if (face, hidden) in _KEPT:
+        return
+    assert_no_leak([face.text(), face.bar_right], hidden, where)
+    found = drawn_phrases(render(face), hidden)
+    assert not found, f"{where}: the pixels spell {found[0]!r}"
+    _KEPT.add((face, hidden))
+
+
+# --------------------------------------------------------------------------- whole states
+
+
+def seat_faces(state: State, seat: int | None, now: float) -> tuple[Face, Face]:
+    """The public face (with the first action on its bar) and the PEEK face of ``seat``."""
+    view = state.view(seat, now)
+    actions = state.legal_actions(seat) if seat is not None else []
+    bar = f"> {actions[0].label}" if actions else ""
+    return face_for(view, bar), secret_face_for(view)
+
+
+def assert_state_keeps_secrets(state: State, now: float) -> None:
+    """Every seat's face, bar labels and PEEK face, and the public face, at ``now``."""
+    public = state.secrets_hidden_from(None)
+    for seat in (*state.seats, None):
+        own = state.secrets_hidden_from(seat)
+        assert own <= public, f"seat {seat} may not see {sorted(own - public)}, the public may"
+        face, peek = seat_faces(state, seat, now)
+        assert_face_keeps(face, public, f"seat {seat}'s face")
+        labels = [a.label for a in state.legal_actions(seat)] if seat is not None else []
+        assert_no_leak(labels, public, f"seat {seat}'s actions")
+        if seat is not None:
+            assert_face_keeps(peek, own, f"seat {seat}'s PEEK face")
+        else:
+            assert_no_leak(peek_words(state.view(None, now)), public, "the public PEEK face")
+
+
+def generators(value: object, depth: int = 4) -> list[SeededRandom]:
+    """Every :class:`SeededRandom` reachable from ``value`` through attributes and containers."""
+    if isinstance(value, SeededRandom):
+        return [value]
+    if depth == 0 or isinstance(value, str | bytes | int | float | type(None)):
+        return []
+    if isinstance(value, dict):
+        children = list(value.values())
+    elif isinstance(value, list | tuple | set | frozenset):
+        children = list(value)
+    else:
+        children = list(getattr(value, "__dict__", {}).values())
+    return [found for child in children for found in generators(child, depth - 1)]
+
+
+def generator_positions(state: State) -> list[tuple[int, bytes]]:
+    """Where each of the state's generators stands: equal before and after means no draw."""
+    return [(rng._counter, rng._pool) for rng in generators(state)]
+
+
+# --------------------------------------------------------------------------- a whole table
+
+
+class RecordingPublic(PublicScreen):
+    """The HDMI screen as a list of the views it was handed."""
+
+    def __init__(self) -> None:
+        self.views: list[SeatView] = []
+
+    def show(self, view: SeatView, now: float) -> None:
+        self.views.append(view)
+
+
+class Table:
+    """The app on the headless table (mock pins, luma over recording buses), a fake clock,
+    a recording public screen, and every status line the app wrote."""
+
+    def __init__(self, seats: int = 4, *, journal: Journal | None = None,
+                 seed: bytes = b"side paths seed 0123456789abcdef") -> None:
+        self.clock = FakeClock()
+        self.events: queue.Queue = queue.Queue()
+        self.headless = HeadlessTable(range(1, seats + 1), self.events.put, clock=self.clock)
+        self.public = RecordingPublic()
+        self.headless.hardware.public = self.public
+        self.status: list[str] = []
+        self.seeds = [seed]
+        self.app = App(self.headless.hardware, clock=self.clock, journal=journal,
+                       seed_source=self._next_seed, on_status=self.status.append)
+        self.app.start()
+        self.checked_status = 0
+        self.checked_views = 0
+
+    def _next_seed(self, count: int) -> bytes:
+        seed = self.seeds[-1]
+        self.seeds.append(hashlib.sha256(seed).digest())
+        return seed[:count] if len(seed) >= count else seed
+
+    def start(self, key: str, players: int, options: dict[str, str] | None = None) -> State:
+        game = registry.get(key)
+        self.app.start_game(StartGame(game, tuple(range(1, players + 1)), options or {}),
+                            self.clock())
+        self.app.redraw()
+        assert self.app.state is not None
+        return self.app.state
+
+    def pump(self) -> None:
+        while not self.events.empty():
+            self.app.handle(self.events.get_nowait())
+        self.app.advance()
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass, waking at every deadline as the app loop would."""
+        target = self.clock.now + seconds
+        while (deadline := self.app.next_deadline()) is not None and deadline <= target:
+            self.clock.now = max(self.clock.now, deadline)
+            self.app.advance()
+        self.clock.now = target
+        self.app.advance()
+
+    def choose(self, seat: int, action_id: str) -> None:
+        self.app.choose(seat, action_id, self.clock())
+        self.app.redraw()
+
+    def press(self, seat: int, button: ButtonName, pressed: bool) -> None:
+        self.headless.drive(seat, button, pressed)
+        self.pump()
+
+    def close(self) -> None:
+        self.headless.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def random_table_step(table: Table, player: SeededRandom, *, system: bool = True) -> None:
+    """A seat (active ones mostly) picks a random offered action, then 0-3 s pass."""
+    app = table.app
+    active = sorted(app.state.active_seats()) if app.state is not None else []
+    seats = active if active and player.below(4) else list(app.seat_numbers)
+    seat = player.choice(seats)
+    actions = [a for a in app.actions(seat) if system or not a.id.startswith("sys:")]
+    if actions:
+        table.choose(seat, player.choice(actions).id)
+    table.wait(player.below(4))
+
+
+def assert_table_keeps_secrets(table: Table, hidden: frozenset[str] = frozenset()) -> None:
+    """Every seat's face as drawn (a peeking seat: its own secrets), the public screen's views
+    and the status lines since the last check, against the state's secrets plus ``hidden``."""
+    app = table.app
+    state = app.state
+    public = hidden | (state.secrets_hidden_from(None) if state is not None else frozenset())
+    for seat in app.seat_numbers:
+        face = app.screens.faces.get(seat)
+        if face is None:
+            continue
+        own = public
+        if app.ui[seat].peeking and state is not None and seat in state.seats:
+            own = hidden | state.secrets_hidden_from(seat)
+        assert_face_keeps(face, own, f"seat {seat} (peeking: {app.ui[seat].peeking})")
+    for view in table.public.views[table.checked_views:]:
+        assert_no_leak(face_words(view) + peek_words(view), public, "the public screen")
+    assert_no_leak(table.status[table.checked_status:], public, "a status line")
+    table.checked_views, table.checked_status = len(table.public.views), len(table.status)
