@@ -444,7 +444,19 @@ class App:
             view = dataclasses.replace(view, lines=lines)
         if self.state.is_terminal() and self.record is not None and seat is not None:
             view = dataclasses.replace(view, secret=seed_face(self.record.seed))
+        if self.record is not None and (seat is None or seat not in self.state.seats):
+            view = dataclasses.replace(view, lines=(*view.lines, *self._fairness_lines()))
         return view
+
+    def _fairness_lines(self) -> tuple[str, ...]:
+        """The public screen keeps the seed's commitment in view all game (a table can note
+        it whenever it likes), and shows the seed itself once the game is over."""
+        assert self.record is not None and self.state is not None
+        seed = self.record.seed
+        if not self.state.is_terminal():
+            return (f"Seed #{commitment(seed)}",)
+        digits = seed.hex()
+        return ("Seed revealed:", *(digits[i : i + 16] for i in range(0, len(digits), 16)))
 
     def redraw(self) -> None:
         for number in self.seat_numbers:

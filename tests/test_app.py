@@ -136,3 +136,18 @@ def test_a_players_pause_outlasts_a_seat_coming_back():
         app.handle(SeatOffline(2, online=False))
         app.handle(SeatOffline(2, online=True))
         assert app.state.paused
+
+
+def test_public_view_keeps_the_seed_commitment_and_reveals_the_seed_at_the_end():
+    """The public screen shows the seed's hash all game and the seed itself once it is over."""
+    from engine.rng import commitment
+
+    with ScriptSession(STAYING_ALIVE_RUNNING) as session:
+        session.run()
+        app = session.app
+        seed = app.record.seed
+        public = "\n".join(app.view(None).lines)
+        assert f"Seed #{commitment(seed)}" in public and seed.hex()[:16] not in public
+        session.runner.wait(95)
+        assert app.state.is_terminal()
+        assert seed.hex()[:16] in "\n".join(app.view(None).lines)
