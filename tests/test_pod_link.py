@@ -110,6 +110,12 @@ class FakePod(threading.Thread):
         self.master, self.hello = master, hello
         self.received: list[int] = []
         self.stop = threading.Event()
+        self._arrived = threading.Condition()
+
+    def wait_for(self, kind: int, timeout: float = 5.0) -> bool:
+        """Wait until a frame of ``kind`` has arrived (the host writes before we read)."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: kind in self.received, timeout)
 
     def run(self) -> None:
         decoder, sequencer = podframe.Decoder(), podframe.Sequencer()
@@ -117,7 +123,9 @@ class FakePod(threading.Thread):
             if not select.select([self.master], [], [], 0.05)[0]:
                 continue
             for _seq, kind, _payload in decoder.feed(os.read(self.master, 4096)):
-                self.received.append(kind)
+                with self._arrived:
+                    self.received.append(kind)
+                    self._arrived.notify_all()
                 if kind == podframe.WHO:
                     os.write(self.master, sequencer.frame(podframe.HELLO, self.hello))
 
@@ -174,9 +182,7 @@ def test_link_wrong_protocol_is_refused_clearly(pty_pod, caplog) -> None:
         assert finder.find(2) is None
     assert "speaks pod protocol 2, newer than this companion's protocol 1" in caplog.text
     assert "firmware/README.md" in caplog.text
-    pod.stop.set()
-    pod.join()
-    assert podframe.REJECT in pod.received
+    assert pod.wait_for(podframe.REJECT)
 
 
 def test_link_configured_port_with_other_seat_is_refused(pty_pod, caplog) -> None:
