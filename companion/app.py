@@ -298,8 +298,10 @@ class App:
             seat.end_peek()
         elif g.gesture is Gesture.ACT:
             action, _ = seat.current(self.actions(g.seat))
-            if action is not None:
+            if action is not None and not seat.needs_second_press(action, g.at):
                 self.choose(g.seat, action.id, g.at)
+                if action.repeat:
+                    seat.keep_highlight(action, g.at)
 
     def actions(self, seat: int) -> list[Action]:
         """What the seat's bottom bar offers: the game's actions, then the table's."""
@@ -360,7 +362,7 @@ class App:
         deck_list = self.deck_lists.get(request.game.key)
         record = GameRecord(request.game.key, request.seats, request.options, seed,
                             deck_list=deck_list)
-        state = record.start()
+        state = request.game.new_state_with_deck(request.seats, request.options, seed, deck_list)
         self.journal.begin(record)
         self._adopt((record, state), at)
         self._tell_all(f"Seed {commitment(seed)}", at)
@@ -374,14 +376,14 @@ class App:
         self.lobby = Lobby(self.seat_numbers, joined=list(self.lobby.joined))
         self.menu = SystemMenu()
         for seat in self.ui.values():
-            seat.reset_highlight()
+            seat.forget()
 
     def _adopt(self, resumed: tuple[GameRecord, State], at: float) -> None:
         self.record, self.state = resumed
         self.lobby.joined = sorted(set(self.record.seats))
         self.menu = SystemMenu()
         for seat in self.ui.values():
-            seat.reset_highlight()
+            seat.forget()
 
     def _commit(self, entry: Entry) -> None:
         """Journal first, effects after: an action the table saw is never lost."""
@@ -396,7 +398,7 @@ class App:
             raise EngineError("Nothing to undo")
         self.record.entries.pop()
         self.journal.truncate(self.record, len(self.record.entries))
-        self.state = self.record.replay()
+        self.state = self.record.replay(now=at)
         self._tell_all(f"Undone: {entry.label}"[:21], at)
 
     # --- effects and screens ------------------------------------------------------------------

@@ -62,8 +62,7 @@ class Lobby:
             return []
         if self.game is None:
             return [*self._game_actions(), Action("back", "Back")]
-        return [Action("start", f"Start {self.game.name}"), *self._option_actions(),
-                Action("back", "Back")]
+        return [Action("start", "Start game"), *self._option_actions(), Action("back", "Back")]
 
     def apply(self, seat: int, action_id: str, now: float) -> StartGame | None:
         if action_id not in {a.id for a in self.legal_actions(seat)}:
@@ -121,15 +120,12 @@ class Lobby:
     # --- views -----------------------------------------------------------------------------
 
     def _game_actions(self) -> list[Action]:
-        return [
-            Action(f"game:{g.key}", f"{g.name} {g.min_players}-{g.max_players}")
-            for g in registry.all_games()
-        ]
+        return [Action(f"game:{g.key}", g.name) for g in registry.all_games()]
 
     def _option_actions(self) -> list[Action]:
         assert self.game is not None
         return [
-            Action(f"option:{o.key}", f"{o.label}: {self.options[o.key]}")
+            Action(f"option:{o.key}", f"{o.label}: {self.options[o.key]}", repeat=True)
             for o in self.game.options
         ]
 

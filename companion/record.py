@@ -37,14 +37,18 @@ class GameRecord:
         game = registry.get(self.game_key)
         return game.new_state_with_deck(self.seats, self.options, self.seed, self.deck_list)
 
-    def replay(self, entries: list[Entry] | None = None) -> State:
-        """A fresh state with ``entries`` (default: all) applied in order."""
+    def replay(self, entries: list[Entry] | None = None, now: float | None = None) -> State:
+        """A fresh state with ``entries`` (default: all) applied in order, and its timers run
+        on to ``now`` when given (an hourglass that ran out after the last action)."""
         state = self.start()
         for entry in self.entries if entries is None else entries:
             deadline = state.next_deadline()
             if deadline is not None and deadline <= entry.at:
                 state.advance(entry.at)
             state.apply(entry.seat, entry.action, entry.at)
+        deadline = state.next_deadline()
+        if now is not None and deadline is not None and deadline <= now and not state.paused:
+            state.advance(now)
         return state
 
     def last_undoable(self) -> Entry | None:

@@ -171,6 +171,26 @@ class ScriptRunner:
     # --- expectations --------------------------------------------------------------------------
 
     def _expect(self, *args: str) -> None:
+        """``expect ... within 5s`` waits, deadline by deadline, until the expectation holds."""
+        if len(args) >= 2 and args[-2].lower() == "within":
+            self._expect_within(parse_duration(args[-1]), args[:-2])
+        else:
+            self._expect_now(*args)
+
+    def _expect_within(self, limit: float, args: tuple[str, ...]) -> None:
+        target = self.clock.now + limit
+        while True:
+            try:
+                self._expect_now(*args)
+                return
+            except Expectation:
+                deadline = self.app.next_deadline()
+                if self.clock.now >= target:
+                    raise
+                moment = min(target, deadline) if deadline is not None else target
+                self.wait(max(0.0, moment - self.clock.now))
+
+    def _expect_now(self, *args: str) -> None:
         if not args:
             raise Expectation("expect what?")
         head, rest = args[0].lower(), args[1:]

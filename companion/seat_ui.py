@@ -3,17 +3,27 @@
 The highlight follows an action *id*, so when another seat's action changes this seat's list
 the highlight does not silently land on a different action; it falls back to the first
 (most urgent) action instead, as it does after every action and after a few idle seconds.
+An action marked ``repeat`` (+1, -1, an option's value) keeps the highlight, so ACT can be
+pressed again; one marked ``confirm`` needs a second ACT within a few seconds.
+
+Notices (narration, refusals) take the title bar for a moment. A long one is shown in pages
+that fit the 21-character line, and notices that arrive together are shown one after the
+other, so a death announced just before the next wave is not wiped out by it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 
 from engine.api import Action
 
 IDLE_RESET = 8.0
-NOTICE_TIME = 3.0
+NOTICE_PAGE = 1.5  # seconds per 21-character page of a notice
+MAX_NOTICE_PAGES = 4  # the oldest pages give way: a backlog would show stale news
+CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
+LINE = 21
 
 
 @dataclass
@@ -25,6 +35,9 @@ class SeatUI:
     peek_until: float | None = None
     notice: str = ""
     notice_until: float | None = None
+    pending: deque[str] = field(default_factory=deque)
+    armed: str | None = None  # a confirm action pressed once, waiting for the second ACT
+    armed_until: float | None = None
     offline: bool = False
     stuck: str = ""
 
@@ -41,12 +54,52 @@ class SeatUI:
         _, index = self.current(actions)
         self.highlighted = actions[(index + 1) % len(actions)].id
         self.highlight_until = now + IDLE_RESET
+        self.disarm()
 
     def reset_highlight(self) -> None:
         self.highlighted, self.highlight_until = None, None
 
+    def keep_highlight(self, action: Action, now: float) -> None:
+        self.highlighted, self.highlight_until = action.id, now + IDLE_RESET
+
+    # --- confirmation ----------------------------------------------------------------------
+
+    def needs_second_press(self, action: Action, now: float) -> bool:
+        """True for the first ACT on a confirm action (it arms); False when it may go ahead."""
+        if not action.confirm or self.armed == action.id:
+            self.disarm()
+            return False
+        self.armed, self.armed_until = action.id, now + CONFIRM_TIME
+        self.keep_highlight(action, now)
+        return True
+
+    def disarm(self) -> None:
+        self.armed, self.armed_until = None, None
+
+    # --- notices ---------------------------------------------------------------------------
+
     def tell(self, text: str, now: float) -> None:
-        self.notice, self.notice_until = text, now + NOTICE_TIME
+        """Queue ``text`` for the title bar, in pages of one line each."""
+        self.pending.extend(pages(text))
+        while len(self.pending) > MAX_NOTICE_PAGES:
+            self.pending.popleft()
+        if self.notice_until is None:
+            self._next_page(now)
+
+    def forget(self) -> None:
+        """A game ended or began: its news, highlight and half-confirmed press go with it."""
+        self.pending.clear()
+        self.notice, self.notice_until = "", None
+        self.reset_highlight()
+        self.disarm()
+
+    def _next_page(self, now: float) -> None:
+        if self.pending:
+            self.notice, self.notice_until = self.pending.popleft(), now + NOTICE_PAGE
+        else:
+            self.notice, self.notice_until = "", None
+
+    # --- peeks -----------------------------------------------------------------------------
 
     def start_peek(self, now: float) -> None:
         self.peeking, self.peek_until = True, now + MAX_PEEK
@@ -54,8 +107,11 @@ class SeatUI:
     def end_peek(self) -> None:
         self.peeking, self.peek_until = False, None
 
+    # --- time ------------------------------------------------------------------------------
+
     def deadlines(self) -> list[float]:
-        return [t for t in (self.highlight_until, self.notice_until, self.peek_until) if t]
+        moments = (self.highlight_until, self.notice_until, self.peek_until, self.armed_until)
+        return [t for t in moments if t]
 
     def expire(self, now: float) -> bool:
         """Let timed things lapse at ``now``; True when the screen must change."""
@@ -64,19 +120,41 @@ class SeatUI:
             self.reset_highlight()
             changed = True
         if self.notice_until is not None and now >= self.notice_until:
-            self.notice, self.notice_until = "", None
+            self._next_page(now)
             changed = True
         if self.peek_until is not None and now >= self.peek_until:
             self.end_peek()
             changed = True
+        if self.armed_until is not None and now >= self.armed_until:
+            self.disarm()
+            changed = True
         return changed
 
     def bar(self, actions: list[Action]) -> tuple[str, str]:
-        """The bottom bar: the highlighted action (a stuck button hides it: ACT is ignored)."""
+        """The bottom bar: the highlighted action, and "2/5" when there is room for it."""
         if self.stuck:
             return f"{self.stuck} stuck: let go", ""
         action, index = self.current(actions)
         if action is None:
             return "", ""
+        if self.armed == action.id:
+            return f"ACT again: {action.label}", ""
+        text = f"> {action.label}"
         more = f"{index + 1}/{len(actions)}" if len(actions) > 1 else ""
-        return f"> {action.label}", more
+        if len(text) + 1 + len(more) > LINE:
+            more = ""  # the action's words matter more than the count
+        return text, more
+
+
+def pages(text: str, width: int = LINE) -> list[str]:
+    """``text`` cut at spaces into lines of at most ``width`` characters."""
+    lines: list[str] = []
+    for word in text.split():
+        while len(word) > width:
+            lines.append(word[:width])
+            word = word[width:]
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]

@@ -32,13 +32,17 @@ class SystemMenu:
         table = self._table_actions(state, record)
         if state.paused:
             return table
-        return [*state.legal_actions(seat), *table]
+        game = state.legal_actions(seat)
+        if not game:  # a stray press must not pause the table: the table's menu is behind PEEK
+            return [Action("sys:idle", "PEEK for the menu"), *table]
+        return [*game, *table]
 
     def _table_actions(self, state: State, record: GameRecord | None) -> list[Action]:
         out = [Action("sys:resume", "Resume")] if state.paused else [Action("sys:pause", "Pause")]
         last = record.last_undoable() if record else None
         if last is not None:
-            out.append(Action("sys:undo", f"Undo {last.label}"))
+            who = f"S{last.seat} " if last.seat is not None else ""
+            out.append(Action("sys:undo", f"Undo {who}{last.label}"))
         out.append(Action("sys:end", "End game"))
         return out
 
@@ -49,7 +53,7 @@ class SystemMenu:
             self.confirming.add(seat)
             return None
         self.confirming.discard(seat)
-        if name == "end-no":
+        if name in ("end-no", "idle"):
             return None
         if name == "end-yes":
             return "lobby"

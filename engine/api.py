@@ -30,6 +30,8 @@ class Action:
     id: str
     label: str
     undoable: bool = False
+    confirm: bool = False  # a second ACT is needed: for a press that cannot be taken back
+    repeat: bool = False  # the highlight stays on it, so ACT can be pressed again (+1, -1)
 
 
 # --------------------------------------------------------------------------- effects

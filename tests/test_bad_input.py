@@ -30,8 +30,8 @@ def _assert_sound(table: Table) -> None:
     """The game in play is exactly its journaled actions replayed, and keeps its secrets."""
     app = table.app
     if app.state is not None:
-        replayed = app.record.replay()
         now = table.clock()
+        replayed = app.record.replay(now=now)
         assert [replayed.view(s, now) for s in app.state.seats] == \
                [app.state.view(s, now) for s in app.state.seats]
     assert_table_keeps_secrets(table)

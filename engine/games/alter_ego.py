@@ -139,10 +139,10 @@ class AlterEgoState(State):
     def _entry_actions(self) -> list[Action]:
         """Piles have a likely default, so OK comes first; supplies are counted up in fives."""
         entry = self.entries[self.entry_index]
-        adds = [Action("add:5", "+5", True)] if self.phase == "supply" else []
-        adds.append(Action("add:1", "+1", True))
+        adds = [Action("add:5", "+5", True, repeat=True)] if self.phase == "supply" else []
+        adds.append(Action("add:1", "+1", True, repeat=True))
         if entry.current > 0:
-            adds.append(Action("add:-1", "-1", True))
+            adds.append(Action("add:-1", "-1", True, repeat=True))
         if not entry.acceptable():
             return adds
         last_pile = self.phase == "piles" and self.entry_index == len(self.entries) - 1

@@ -97,7 +97,9 @@ class TurnGuide:
     def _hostage_actions(self, state: AlterEgoState) -> list[Action]:
         supply = state.city.supply
         actions = [
-            _act(f"take:{c}", f"+1 CIV {c + 1} ({supply[c]} left)") for c in range(CIV_TYPES)
+            Action(f"take:{c}", f"+1 CIV {c + 1} ({supply[c]} left)", undoable=True,
+                   confirm=supply[c] == 0)  # none left: the Villains win at once
+            for c in range(CIV_TYPES)
         ]
         if any(state.city.held[self.target]):
             actions.append(_act("done", "Done"))

@@ -44,8 +44,8 @@ from .heroes_views import HeroViews
 from .heroes_windows import Window, window_seconds
 
 OPTIONS = (
-    Option("challenge_time", "Challenge window", ("10 s", "20 s", "30 s", "5 s", "no limit")),
-    Option("monster_values", "Monster values", ("enter", "unknown")),
+    Option("challenge_time", "Challenge", ("10 s", "20 s", "30 s", "5 s", "no limit")),
+    Option("monster_values", "Monsters", ("enter", "unknown")),
 )
 
 

@@ -26,7 +26,8 @@ class Entry(NumberEntry):
     may_stay_unknown: bool = True
 
     def actions(self) -> list[Action]:
-        moves = [Action("plus", "+1", undoable=True), Action("minus", "-1", undoable=True)]
+        moves = [Action("plus", "+1", undoable=True, repeat=True),
+                 Action("minus", "-1", undoable=True, repeat=True)]
         if self.value is not None:
             return [*moves, Action("ok", "OK")]
         if self.may_stay_unknown:

@@ -72,10 +72,10 @@ def _module_choices(first: int) -> tuple[str, ...]:
 
 OPTIONS = (
     Option("game", "Game", (*sorted(RECOMMENDED), "custom")),
-    Option("module_a", "Module A (custom)", _module_choices(1)),
-    Option("module_b", "Module B (custom)", _module_choices(6)),
-    Option("module_c", "Module C (custom)", _module_choices(7)),
-    Option("hourglass", "Hourglass seconds", ("90", "60", "120", "150", "180")),
+    Option("module_a", "Custom mod A", _module_choices(1)),
+    Option("module_b", "Custom mod B", _module_choices(6)),
+    Option("module_c", "Custom mod C", _module_choices(7)),
+    Option("hourglass", "Hourglass s", ("90", "60", "120", "150", "180")),
     Option("lookout_stamina", "Lookout stamina", ("6", "8")),
     Option("timer_display", "Timer shown", ("exact", "bar", "none")),
     Option("warnings", "Time warnings", ("on", "off")),

@@ -245,8 +245,8 @@ class TheyLive(Game):
     min_players = 3
     max_players = 6
     options = (
-        Option("check", "Invader check", ("narrated", "silent")),
-        Option("die", "Bubblegum die", ("physical", "virtual")),
+        Option("check", "Check", ("narrated", "silent")),
+        Option("die", "Die", ("physical", "virtual")),
     )
 
     def new_state(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> State:

@@ -190,5 +190,8 @@ class RevealPhases:
         return SeatView(f"VOTE: reveal seat {self.accused}?", lines, highlight=must)
 
     def _view_over(self, seat: int | None) -> SeatView:
-        lines = tuple(identity_phrase(s, self.identities[s]) for s in self.seats)
-        return SeatView("They Live", (self.outcome, *lines), banner="GAME OVER")
+        """The winner big, then every identity in one line (the banner leaves room for one)."""
+        invaders = [str(s) for s in self.seats if self.identities[s] == INVADER]
+        who = f"Invaders: seat {', '.join(invaders)}" if invaders else "No Invader at the table"
+        winner = self.outcome.split(":")[0]
+        return SeatView("Game over", (who, self.outcome), banner=winner)

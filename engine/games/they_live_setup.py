@@ -86,7 +86,8 @@ class SetupPhases:
         queue = self.entries[seat]
         if not queue:
             return []
-        actions = [Action("+1", "+1", undoable=True), Action("-1", "-1", undoable=True)]
+        actions = [Action("+1", "+1", undoable=True, repeat=True),
+                   Action("-1", "-1", undoable=True, repeat=True)]
         if queue[0].value is not None and self._entry_acceptable(seat, queue[0]):
             actions.append(Action("ok", "OK", undoable=True))
         return actions

@@ -127,13 +127,13 @@ class WavePhases:
 
     def _actions_turns(self, seat: int) -> list[Action]:
         player = self.players[seat]
-        damage = Action("damage", "-1 health", undoable=player.left > 1)
+        damage = Action("damage", "-1 health", undoable=player.left > 1, repeat=True)
         roll = [Action("roll", "Roll die")] if self.options["die"] == "virtual" else []
         if seat != self.current:
             return [damage, *roll]
         actions = [Action("end", "End turn"), damage]
         if player.left < player.max_health:
-            actions.append(Action("heal", "+1 health", undoable=True))
+            actions.append(Action("heal", "+1 health", undoable=True, repeat=True))
         actions.append(Action("area", "+1 city area"))
         actions += roll
         if self._inspect_targets(seat):
@@ -272,7 +272,7 @@ class WavePhases:
         crit = " CRITICAL" if player.is_critical else ""
         lines = [f"Health {player.left}/{player.max_health}{crit}",
                  f"Areas {player.areas} Hand max {player.hand_limit}"]
-        if player.revealed:
+        if player.revealed and self.identities[player.seat] == INVADER:
             lines.append("No ally; enemies skip")
         return tuple(lines)
 
