@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -133,6 +133,23 @@ def draw_face(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> N
     _draw_bar(draw, face, width)
 
 
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 0,
+          fill: int = 1) -> None:
+    """Draw ``text`` from a cached mask: a table shows the same few words again and again,
+    and stamping a ready mask is several times cheaper than rasterising the glyphs anew."""
+    draw.bitmap((round(xy[0]), round(xy[1])), _text_mask(text, size), fill=fill)
+
+
+@lru_cache(maxsize=1024)
+def _text_mask(text: str, size: int) -> Image.Image:
+    """``text`` in the small bitmap font (size 0) or the large face, as a one-bit mask."""
+    font = large_font(size) if size else small_font()
+    left, top, right, bottom = font.getbbox(text)
+    mask = Image.new("1", (max(1, right), max(1, bottom)), 0)
+    ImageDraw.Draw(mask).text((0, 0), text, font=font, fill=1)
+    return mask
+
+
 def _fit(text: str, chars: int = CHARS_PER_LINE) -> str:
     return text if len(text) <= chars else text[: chars - 1] + "~"
 
@@ -140,15 +157,15 @@ def _fit(text: str, chars: int = CHARS_PER_LINE) -> str:
 def _draw_title(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
     if face.inverted_title:
         draw.rectangle((0, 0, width - 1, TITLE_BOTTOM - 1), fill=1)
-        draw.text((1, 0), _fit(face.title), font=small_font(), fill=0)
+        _text(draw, (1, 0), _fit(face.title), fill=0)
     else:
-        draw.text((1, 0), _fit(face.title), font=small_font(), fill=1)
+        _text(draw, (1, 0), _fit(face.title))
         draw.line((0, TITLE_BOTTOM - 1, width - 1, TITLE_BOTTOM - 1), fill=1)
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], top: int) -> None:
     for index, line in enumerate(lines):
-        draw.text((1, top + 11 * index), _fit(line), font=small_font(), fill=1)
+        _text(draw, (1, top + 11 * index), _fit(line))
 
 
 def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
@@ -161,7 +178,7 @@ def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
     top = BIG_TOP - font.getbbox("0")[1]
     for ch, w in zip(text, widths, strict=True):
         glyph = font.getlength(ch)
-        draw.text((round(x + (w - glyph) / 2), top), ch, font=font, fill=1)
+        _text(draw, (round(x + (w - glyph) / 2), top), ch, BIG_SIZE)
         x += w
 
 
@@ -202,7 +219,7 @@ def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
         return
     draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
     right_chars = len(face.bar_right) + 1 if face.bar_right else 0
-    draw.text((1, BAR_TOP), _fit(face.bar, CHARS_PER_LINE - right_chars), font=small_font(), fill=1)
+    _text(draw, (1, BAR_TOP), _fit(face.bar, CHARS_PER_LINE - right_chars))
     if face.bar_right:
         x = width - 1 - 6 * len(face.bar_right)
-        draw.text((x, BAR_TOP), face.bar_right, font=small_font(), fill=1)
+        _text(draw, (x, BAR_TOP), face.bar_right)

@@ -90,49 +90,64 @@ class SeatButtons:
 
 
 class StepPlayer:
-    """Plays ``(value, seconds)`` steps on a daemon thread; a new sequence replaces the old one.
+    """Plays ``(value, seconds)`` steps on one long-lived daemon thread; a new sequence
+    replaces the one playing.
 
-    The thread waits on a cancel ``Event`` rather than sleeping, so a replacement (or close)
-    takes effect at once, and only one thread ever drives the pin: :meth:`start` joins the old
-    one before starting the next. ``output(None)`` silences.
+    The app loop only hands a sequence over and notifies: no thread is created or joined per
+    tune, which kept a turn change waiting on the scheduler for milliseconds. The player
+    waits on a condition rather than sleeping, so a replacement takes effect at once.
+    ``output(None)`` silences.
     """
 
     def __init__(self, output: Callable[[object], None], name: str) -> None:
         self._output = output
-        self._name = name
-        self._cancel = threading.Event()
+        self._changed = threading.Condition()
+        self._next: tuple[tuple[object, float], ...] | None = None
+        self._generation = 0
+        self._closed = False
         self._quiet = threading.Event()
         self._quiet.set()
-        self._thread: threading.Thread | None = None
-
-    def start(self, steps: Sequence[tuple[object, float]]) -> None:
-        self.stop()
-        self._cancel = threading.Event()
-        self._quiet.clear()
-        self._thread = threading.Thread(
-            target=self._run, args=(steps, self._cancel), name=self._name, daemon=True
-        )
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
+    def start(self, steps: Sequence[tuple[object, float]]) -> None:
+        with self._changed:
+            self._next, self._generation = tuple(steps), self._generation + 1
+            self._quiet.clear()
+            self._changed.notify()
+
     def stop(self) -> None:
-        if self._thread is not None:
-            self._cancel.set()
-            self._thread.join()
-            self._thread = None
+        """Silence now and end the thread: nothing drives the pin after this returns."""
+        with self._changed:
+            self._closed, self._generation = True, self._generation + 1
+            self._changed.notify()
+        self._thread.join()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the current sequence has finished; False if ``timeout`` ran out."""
         return self._quiet.wait(timeout)
 
-    def _run(self, steps: Sequence[tuple[object, float]], cancel: threading.Event) -> None:
-        try:
-            for value, seconds in steps:
-                self._output(value)
-                if cancel.wait(seconds):
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._next is not None or self._closed)
+                if self._closed:
                     break
-        finally:
-            self._output(None)
-            self._quiet.set()
+                steps, generation, self._next = self._next, self._generation, None
+            self._play(steps, generation)
+        self._output(None)
+        self._quiet.set()
+
+    def _play(self, steps: tuple[tuple[object, float], ...], generation: int) -> None:
+        for value, seconds in steps:
+            self._output(value)
+            with self._changed:
+                if self._changed.wait_for(lambda: self._generation != generation, seconds):
+                    return  # replaced or closed: the next sequence (or silence) takes over
+        self._output(None)
+        with self._changed:
+            if self._next is None:
+                self._quiet.set()
 
 
 class GpioBuzzer(Buzzer):

@@ -20,6 +20,7 @@ whole-frame window.
 from __future__ import annotations
 
 import errno
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -119,42 +120,67 @@ def plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
     spans = [_page_spans(old, new, page, controller) for page in range(PAGES)]
     if not controller.multi_page:
         return [window for page_windows in spans for window in page_windows]
-    return _merge_pages(spans, controller)
+    changed = [page for page in range(PAGES) if spans[page]]
+    if not changed:
+        return []
+    first, last = changed[0], changed[-1] + 1  # pages outside cost nothing either way
+    return _merge_pages(spans[first:last], controller, first)
 
 
 def _page_spans(old: bytes | None, new: bytes, page: int, controller: Controller) -> list[Window]:
     """Changed column runs of one page, merged wherever one write costs no more than two."""
     base = page * WIDTH
-    if old is not None and old[base : base + WIDTH] == new[base : base + WIDTH]:
-        return []
-    changed = [x for x in range(WIDTH) if old is None or old[base + x] != new[base + x]]
+    row = new[base : base + WIDTH]
+    if old is None:
+        runs = [(0, WIDTH)]
+    else:
+        before = old[base : base + WIDTH]
+        if before == row:
+            return []
+        runs = _changed_runs(before, row)
     spans: list[Window] = []
-    for x in changed:
-        single = Window(page, page, x, x + 1)
+    for start, end in runs:
+        window = Window(page, page, start, end)
         if spans:
-            merged = Window(page, page, spans[-1].start, x + 1)
-            separate = controller.cost(spans[-1]) + controller.cost(single)
-            if controller.cost(merged) <= separate:
+            merged = Window(page, page, spans[-1].start, end)
+            if controller.cost(merged) <= controller.cost(spans[-1]) + controller.cost(window):
                 spans[-1] = merged
                 continue
-        spans.append(single)
+        spans.append(window)
     return spans
 
 
-def _merge_pages(spans: list[list[Window]], controller: Controller) -> list[Window]:
-    """Split the pages into runs, each sent page by page or as one window (cheapest overall)."""
+_CHANGED = re.compile(rb"[^\x00]+")
+
+
+def _changed_runs(before: bytes, after: bytes) -> list[tuple[int, int]]:
+    """``(start, end)`` of each run of columns that differ: a clock tick has one or two.
+
+    XOR of the two rows as integers marks every changed byte non-zero, and a regular
+    expression finds the runs: both in C, as this runs for every page of every frame.
+    """
+    size = len(after)
+    diff = (int.from_bytes(before, "big") ^ int.from_bytes(after, "big")).to_bytes(size, "big")
+    return [match.span() for match in _CHANGED.finditer(diff)]
+
+
+def _merge_pages(spans: list[list[Window]], controller: Controller, first: int) -> list[Window]:
+    """Split the pages into runs, each sent page by page or as one window (cheapest overall).
+
+    ``spans`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned.
+    """
     best: list[tuple[int, list[Window]]] = [(0, [])]
-    for end in range(1, PAGES + 1):
+    for end in range(1, len(spans) + 1):
         options = []
         for start in range(end):
             cost, windows = best[start]
-            group = _group_windows(spans, start, end)
+            group = _group_windows(spans, start, end, first)
             options.append((cost + sum(map(controller.cost, group)), windows + group))
         best.append(min(options, key=lambda option: option[0]))
-    return best[PAGES][1]
+    return best[-1][1]
 
 
-def _group_windows(spans: list[list[Window]], start: int, end: int) -> list[Window]:
+def _group_windows(spans: list[list[Window]], start: int, end: int, first: int) -> list[Window]:
     """Pages ``start..end-1`` as sent: their own spans for one page, else one bounding window."""
     if end - start == 1:
         return spans[start]
@@ -163,7 +189,7 @@ def _group_windows(spans: list[list[Window]], start: int, end: int) -> list[Wind
         return []
     left = min(window.start for window in inside)
     right = max(window.end for window in inside)
-    return [Window(start, end - 1, left, right)]
+    return [Window(first + start, first + end - 1, left, right)]
 
 
 class OledScreen(SeatScreen):
