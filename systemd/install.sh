@@ -149,10 +149,29 @@ ensure_running() {
     fi
 }
 
+ensure_voices() {  # the spoken prompts are made once, at install time (companion voices)
+    if ! command -v espeak-ng >/dev/null 2>&1; then
+        if [ -z "$ROOT" ] && command -v apt-get >/dev/null 2>&1; then
+            apt-get install -y --no-install-recommends espeak-ng >/dev/null
+        else
+            say "no espeak-ng: narration is text on the screens (install it, then: companion voices)"
+            return
+        fi
+    fi
+    install -d -m 0700 "$STATE"
+    if STATE_DIRECTORY="$STATE" "$VENV/bin/companion" voices >/dev/null 2>&1; then
+        chown -R "$ACCOUNT:$ACCOUNT" "$STATE"
+        say "made the spoken prompts in $STATE/voice"
+    else
+        say "could not make the spoken prompts: narration is text on the screens"
+    fi
+}
+
 install_all() {
     ensure_groups
     ensure_account
     ensure_venv
+    ensure_voices
     ensure_config
     ensure_i2c
     ensure_unit

@@ -172,7 +172,7 @@ def test_install_uninstall_keeps_the_saved_games(pi):
     _, root, _, state = pi
     run(pi)
     games = root / "var/lib/table-companion/journal.sqlite3"
-    games.parent.mkdir(parents=True)
+    games.parent.mkdir(parents=True, exist_ok=True)
     games.write_bytes(b"saved games")
     calls = run(pi, "--uninstall")
     assert called(calls, "systemctl stop companion") and called(calls, "userdel companion")
