@@ -17,13 +17,13 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from engine.api import Action
+from engine.text import LINE, screen_lines
 
 IDLE_RESET = 8.0
 NOTICE_PAGE = 1.5  # seconds per 21-character page of a notice
 MAX_NOTICE_PAGES = 4  # the oldest pages give way: a backlog would show stale news
 CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
-LINE = 21
 
 
 @dataclass
@@ -146,15 +146,6 @@ class SeatUI:
         return text, more
 
 
-def pages(text: str, width: int = LINE) -> list[str]:
-    """``text`` cut at spaces into lines of at most ``width`` characters."""
-    lines: list[str] = []
-    for word in text.split():
-        while len(word) > width:
-            lines.append(word[:width])
-            word = word[width:]
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines or [""]
+def pages(text: str) -> list[str]:
+    """``text`` cut at spaces into title-bar lines; an empty notice is one empty page."""
+    return list(screen_lines(text)) or [""]

@@ -24,12 +24,6 @@ Clock = Callable[[], float]
 PIEZO_MID_TONE = Tone("A5")
 PIEZO_OCTAVES = 2
 
-# (on seconds, off seconds, repeats) for DigitalOutputDevice.blink.
-VIBRATION_PATTERNS: dict[str, tuple[float, float, int]] = {
-    "short": (0.15, 0.0, 1),
-    "long": (0.6, 0.0, 1),
-    "double": (0.12, 0.12, 2),
-}
 
 
 class SeatButtons:
@@ -197,11 +191,7 @@ class GpioVibrator(Vibrator):
         self._motor = gpiozero.DigitalOutputDevice(pin, pin_factory=pin_factory)
 
     def pulse(self, pattern: str) -> None:
-        try:
-            on_time, off_time, repeats = VIBRATION_PATTERNS[pattern]
-        except KeyError:
-            known = ", ".join(VIBRATION_PATTERNS)
-            raise ValueError(f"unknown vibration pattern {pattern!r}; known: {known}") from None
+        on_time, off_time, repeats = tunes.vibration(pattern)
         self._motor.blink(on_time=on_time, off_time=off_time, n=repeats, background=True)
 
     def close(self) -> None:

@@ -19,8 +19,8 @@ from PIL import Image
 
 from . import podframe
 from .base import SCREEN_SIZE, SeatScreen, Vibrator
-from .gpio import VIBRATION_PATTERNS
 from .oled import BLANK_FRAME, Controller, Window, page_bytes, plan
+from .tunes import vibration
 
 log = logging.getLogger(__name__)
 
@@ -104,11 +104,7 @@ class PodVibrator(Vibrator):
         self._send = send
 
     def pulse(self, pattern: str) -> None:
-        try:
-            on_time, off_time, repeats = VIBRATION_PATTERNS[pattern]
-        except KeyError:
-            known = ", ".join(VIBRATION_PATTERNS)
-            raise ValueError(f"unknown vibration pattern {pattern!r}; known: {known}") from None
+        on_time, off_time, repeats = vibration(pattern)
         steps = [(round(on_time * 1000), round(off_time * 1000))] * repeats
         if not self._send(podframe.VIBRATE, podframe.steps(steps)):
             log.info("vibration %r not sent: the pod is not connected", pattern)

@@ -49,3 +49,20 @@ def rhythm(name: str) -> tuple[tuple[bool, float], ...]:
         else:
             steps += [(True, seconds * (1 - ACTIVE_GAP)), (False, seconds * ACTIVE_GAP)]
     return tuple(steps)
+
+
+# (on seconds, off seconds, repeats): a seat's private cues on its vibration motor.
+VIBRATION_PATTERNS: dict[str, tuple[float, float, int]] = {
+    "short": (0.15, 0.0, 1),
+    "long": (0.6, 0.0, 1),
+    "double": (0.12, 0.12, 2),
+}
+
+
+def vibration(pattern: str) -> tuple[float, float, int]:
+    """A named vibration pattern; an unknown name is a ValueError listing the known ones."""
+    try:
+        return VIBRATION_PATTERNS[pattern]
+    except KeyError:
+        known = ", ".join(VIBRATION_PATTERNS)
+        raise ValueError(f"unknown vibration pattern {pattern!r}; known: {known}") from None

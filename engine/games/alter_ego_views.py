@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.api import SeatView, SecretFace
+from engine.text import screen_lines
 
 from .alter_ego_rules import ARCH_VILLAINS, DATA, DEFEATED, IN_PLAY, counts_text
 
@@ -61,7 +62,7 @@ def nemesis_phrase(seat: int, row: int) -> str:
 def seat_view(state: AlterEgoState, seat: int | None) -> SeatView:
     secret = _secret(state, seat)
     if state.is_terminal():
-        return SeatView("Alter Ego", lines=tuple(_wrap(state.outcome or "")),
+        return SeatView("Alter Ego", lines=screen_lines(state.outcome or "", 3),
                         banner="GAME OVER", secret=secret)
     highlight = seat in state.active_seats()
     if state.phase == "turn":
@@ -203,11 +204,3 @@ def _fit(text: str) -> str:
     return text[:LINE]
 
 
-def _wrap(text: str) -> list[str]:
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= LINE:
-            lines[-1] += " " + word
-        else:
-            lines.append(word[:LINE])
-    return lines[:3]

@@ -53,12 +53,3 @@ def seat_list(seats: Sequence[int]) -> str:
     return " ".join(str(seat) for seat in seats) or "none"
 
 
-def wrap(text: str) -> list[str]:
-    """Split text into at most three screen lines at spaces."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= LINE:
-            lines[-1] += " " + word
-        else:
-            lines.append(word[:LINE])
-    return lines[:3]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import SeatView, SecretFace
 from engine.data import known
+from engine.text import screen_lines
 
 from .mind_invaders_rules import (
     DATA,
@@ -17,7 +18,6 @@ from .mind_invaders_rules import (
     condition_lines,
     fit,
     seat_list,
-    wrap,
 )
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def seat_view(state: MindInvadersState, seat: int | None) -> SeatView:
         kind = state.characters[seat]
         secret = SecretFace(character_phrase(seat, kind), condition_lines(kind))
     if state.is_terminal():
-        lines = tuple(wrap(state.outcome or ""))
+        lines = screen_lines(state.outcome or "", 3)
         return SeatView("Mind Invaders", lines=lines, banner="GAME OVER", secret=secret)
     if seat in state.eliminated:
         return SeatView("Mind Invaders", banner="ELIMINATED", secret=secret)

@@ -8,7 +8,6 @@ two steps together are the same uniform deal as shuffling all nine, with the Loo
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from engine.data import known, load
 from engine.dealing import deal_one_each, deal_with_required
 from engine.exc import SetupError
 from engine.rng import SeededRandom
+from engine.text import screen_lines
 
 DATA = load("staying_alive")
 LINE = 21  # characters on one line of a seat screen
@@ -113,7 +113,7 @@ def target_modules(modules: Sequence[int]) -> tuple[int, ...]:
 
 
 def wrap(text: str) -> tuple[str, ...]:
-    return tuple(textwrap.wrap(text, LINE))
+    return screen_lines(text)
 
 
 # --------------------------------------------------------------------------- the deal
