@@ -83,6 +83,12 @@ def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ..
     """One run of the table, until quit (False) or a reload is asked for (True)."""
     with contextlib.ExitStack() as stack:
         count = max(settings.seats, settings.players or 0)
+        where = Path(settings.state_dir) if settings.state_dir else choose_state_dir(
+            config.state_dir if config is not None else None)
+        # The audio library may print to the terminal while it looks for a sound card: open
+        # the speaker before the simulated table takes the screen. Volume 0 is text only.
+        speaker = (_speaker(where, settings.volume, settings.masking, stack)
+                   if settings.volume > 0 else None)
         if config is not None:
             hardware, on_status = _real_table(config, events, stack)
             if settings.public_screen:
@@ -91,11 +97,9 @@ def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ..
             hardware, on_status = _window_table(count, events, stack)
         else:
             hardware, on_status = _terminal_table(count, events, stack)
-        where = Path(settings.state_dir) if settings.state_dir else choose_state_dir(
-            config.state_dir if config is not None else None)
-        # volume 0 is text only: not even the audio library is loaded (a faster start)
-        hardware.speaker = (_speaker(where, settings.volume, settings.masking, stack)
-                            if settings.volume > 0 else None)
+        hardware.speaker = speaker
+        if config is None:  # log lines would scribble over the simulated table
+            stack.enter_context(_logging_to(on_status))
         numbers = sorted(hardware.seats)
         lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game)
         journal = SqliteJournal(journal_path(prepare_state_dir(where)), acks=acks)
@@ -136,6 +140,23 @@ def _signals_into(events: queue.SimpleQueue, *, reloadable: bool) -> Iterator[No
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def _logging_to(show) -> Iterator[None]:
+    """While a simulated table owns the terminal, warnings go to its message line."""
+
+    class StatusHandler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            show(f"{record.levelname.lower()}: {record.getMessage()}")
+
+    root = logging.getLogger()
+    handler = StatusHandler(logging.WARNING)
+    saved, root.handlers = root.handlers, [handler]
+    try:
+        yield
+    finally:
+        root.handlers = saved
 
 
 @contextlib.contextmanager
