@@ -419,6 +419,8 @@ class App:
                 if isinstance(effect, Reveal) and self.hardware.public is not None:
                     self.hardware.public.reveal(effect.text, at)
             elif isinstance(effect, GameOver):
+                for seat in self.ui.values():
+                    seat.drop_waiting_notices()  # the end matters more than older news
                 self.on_status(effect.outcome)
                 if self.record is not None:
                     self.on_status(f"Seed revealed: {self.record.seed.hex()}")

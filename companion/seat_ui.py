@@ -80,11 +80,14 @@ class SeatUI:
 
     def tell(self, text: str, now: float) -> None:
         """Queue ``text`` for the title bar, in pages of one line each."""
-        self.pending.extend(pages(text))
+        self.pending.extend(pages(text)[:MAX_NOTICE_PAGES])  # a long one keeps its start
         while len(self.pending) > MAX_NOTICE_PAGES:
             self.pending.popleft()
         if self.notice_until is None:
             self._next_page(now)
+
+    def drop_waiting_notices(self) -> None:
+        self.pending.clear()
 
     def forget(self) -> None:
         """A game ended or began: its news, highlight and half-confirmed press go with it."""

@@ -62,8 +62,9 @@ def nemesis_phrase(seat: int, row: int) -> str:
 def seat_view(state: AlterEgoState, seat: int | None) -> SeatView:
     secret = _secret(state, seat)
     if state.is_terminal():
-        return SeatView("Alter Ego", lines=screen_lines(state.outcome or "", 3),
-                        banner="GAME OVER", secret=secret)
+        # the whole outcome in three lines: a banner would leave room for only one
+        return SeatView("GAME OVER", lines=screen_lines(state.outcome or "", 3),
+                        highlight=True, secret=secret)
     highlight = seat in state.active_seats()
     if state.phase == "turn":
         if seat == state.current:

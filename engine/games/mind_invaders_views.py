@@ -40,8 +40,8 @@ def seat_view(state: MindInvadersState, seat: int | None) -> SeatView:
         kind = state.characters[seat]
         secret = SecretFace(character_phrase(seat, kind), condition_lines(kind))
     if state.is_terminal():
-        lines = screen_lines(state.outcome or "", 3)
-        return SeatView("Mind Invaders", lines=lines, banner="GAME OVER", secret=secret)
+        lines = screen_lines(state.outcome or "", 3)  # all of it: a banner leaves one line
+        return SeatView("GAME OVER", lines=lines, highlight=True, secret=secret)
     if seat in state.eliminated:
         return SeatView("Mind Invaders", banner="ELIMINATED", secret=secret)
     if seat is not None and seat in state.menus:
