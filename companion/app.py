@@ -412,7 +412,7 @@ class App:
                 if vibrator is not None:
                     vibrator.pulse(effect.pattern)
             elif isinstance(effect, Narrate | Reveal):
-                self._tell_all(effect.text, at)
+                self._tell_all(effect.text, at, important=isinstance(effect, Reveal))
                 self.on_status(effect.text)
                 if self.hardware.speaker is not None:
                     self.hardware.speaker.say(effect.text)
@@ -432,9 +432,9 @@ class App:
         if self.hardware.buzzer is not None:
             self.hardware.buzzer.play(tune)
 
-    def _tell_all(self, text: str, at: float) -> None:
+    def _tell_all(self, text: str, at: float, *, important: bool = False) -> None:
         for seat in self.ui.values():
-            seat.tell(text, at)
+            seat.tell(text, at, important=important)
 
     def view(self, seat: int | None):
         now = self.clock()

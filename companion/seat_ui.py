@@ -8,7 +8,8 @@ pressed again; one marked ``confirm`` needs a second ACT within a few seconds.
 
 Notices (narration, refusals) take the title bar for a moment. A long one is shown in pages
 that fit the 21-character line, and notices that arrive together are shown one after the
-other, so a death announced just before the next wave is not wiped out by it.
+other, so a death announced just before the next wave is not wiped out by it. When too many
+wait, whole routine notices give way, oldest first; a reveal the rules call for never does.
 """
 
 from __future__ import annotations
@@ -21,9 +22,17 @@ from engine.text import LINE, screen_lines
 
 IDLE_RESET = 8.0
 NOTICE_PAGE = 1.5  # seconds per 21-character page of a notice
-MAX_NOTICE_PAGES = 4  # the oldest pages give way: a backlog would show stale news
+MAX_NOTICE_PAGES = 6  # waiting pages beyond this drop routine notices: stale news misleads
 CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
+
+
+@dataclass
+class Notice:
+    """One notice's pages still to show; ``important`` ones (reveals) are never dropped."""
+
+    pages: deque[str]
+    important: bool = False
 
 
 @dataclass
@@ -35,7 +44,7 @@ class SeatUI:
     peek_until: float | None = None
     notice: str = ""
     notice_until: float | None = None
-    pending: deque[str] = field(default_factory=deque)
+    pending: deque[Notice] = field(default_factory=deque)
     armed: str | None = None  # a confirm action pressed once, waiting for the second ACT
     armed_until: float | None = None
     offline: bool = False
@@ -78,16 +87,24 @@ class SeatUI:
 
     # --- notices ---------------------------------------------------------------------------
 
-    def tell(self, text: str, now: float) -> None:
+    def tell(self, text: str, now: float, *, important: bool = False) -> None:
         """Queue ``text`` for the title bar, in pages of one line each."""
-        self.pending.extend(pages(text)[:MAX_NOTICE_PAGES])  # a long one keeps its start
-        while len(self.pending) > MAX_NOTICE_PAGES:
-            self.pending.popleft()
+        self.pending.append(Notice(deque(pages(text)[:MAX_NOTICE_PAGES]), important))
+        self._trim()
         if self.notice_until is None:
             self._next_page(now)
 
+    def _trim(self) -> None:
+        """Drop whole routine notices, oldest first, until the wait is short again."""
+        for notice in list(self.pending)[:-1]:
+            if sum(len(n.pages) for n in self.pending) <= MAX_NOTICE_PAGES:
+                return
+            if not notice.important:
+                self.pending.remove(notice)
+
     def drop_waiting_notices(self) -> None:
-        self.pending.clear()
+        """Routine news still waiting gives way (to the end of a game); reveals stay."""
+        self.pending = deque(n for n in self.pending if n.important)
 
     def forget(self) -> None:
         """A game ended or began: its news, highlight and half-confirmed press go with it."""
@@ -97,8 +114,10 @@ class SeatUI:
         self.disarm()
 
     def _next_page(self, now: float) -> None:
+        while self.pending and not self.pending[0].pages:
+            self.pending.popleft()
         if self.pending:
-            self.notice, self.notice_until = self.pending.popleft(), now + NOTICE_PAGE
+            self.notice, self.notice_until = self.pending[0].pages.popleft(), now + NOTICE_PAGE
         else:
             self.notice, self.notice_until = "", None
 

@@ -26,13 +26,27 @@ def test_notices_arriving_together_are_shown_one_after_the_other():
     assert ui.notice == ""
 
 
-def test_a_backlog_of_notices_gives_way_to_the_newest():
-    """Stale news does not hold the title bar for long: at most a few pages wait."""
+def test_a_backlog_of_routine_notices_gives_way_to_the_newest():
+    """Stale news does not hold the title bar for long: old routine notices are dropped."""
     ui = SeatUI(1)
     for n in range(10):
         ui.tell(f"News {n}", 0.0)
-    assert len(ui.pending) == MAX_NOTICE_PAGES
-    assert ui.pending[-1] == "News 9"
+    waiting = [page for notice in ui.pending for page in notice.pages]
+    assert len(waiting) <= MAX_NOTICE_PAGES and waiting[-1] == "News 9"
+
+
+def test_a_reveal_is_never_dropped():
+    """What the rules reveal reaches every screen, however much news follows it."""
+    ui = SeatUI(1)
+    ui.tell("Turn news", 0.0)
+    ui.tell("Seat 2 shows the Knight", 0.0, important=True)
+    for n in range(10):
+        ui.tell(f"News {n}", 0.0)
+    shown = []
+    for step in range(1, 30):
+        shown.append(ui.notice)
+        ui.expire(step * NOTICE_PAGE)
+    assert "Seat 2 shows the" in shown and "Knight" in shown
 
 
 def test_confirm_action_needs_a_second_press_in_time():
