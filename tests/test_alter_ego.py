@@ -371,28 +371,6 @@ def check_no_leak(state: AlterEgoState, effects: list[Effect]) -> None:
             assert not any(secret in text for secret in hidden), (seat, text)
 
 
-def check_screen_sizes(state: AlterEgoState, effects: list[Effect]) -> None:
-    """Every face fits a 128x64 OLED: 21-character lines, 20-character labels, short lists."""
-    for seat in [None, *state.seats]:
-        view = state.view(seat, 0.0)
-        texts = [view.title, *view.lines]
-        if view.secret:
-            texts += [view.secret.title, *view.secret.lines]
-        assert all(len(text) <= 21 for text in texts), texts
-        assert len(view.lines) <= (1 if view.big else 3) and len(view.big or "") <= 5
-        if seat is not None:
-            actions = state.legal_actions(seat)
-            assert len(actions) <= 8 and all(len(a.label) <= 20 for a in actions)
-
-
-def test_views_fit_the_screen_in_random_games() -> None:
-    """No title, line or label is too long for a seat's screen at any step."""
-    for players in (1, 3, 6):
-        for number in range(10):
-            random_game(players, 300 + number, GAME.options[0].choices[number % 4],
-                        check_screen_sizes)
-
-
 def test_game_random_play_always_ends() -> None:
     """Random legal play reaches the end for 20 seeds at every player count and ending."""
     for players in range(1, 7):
