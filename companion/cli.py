@@ -32,7 +32,8 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        parser.exit(message=f"{parser.prog} {package_version()}\n")
+        print(f"{parser.prog} {package_version()}")  # on stdout, as argparse's own does
+        parser.exit()
 
 
 def parser() -> argparse.ArgumentParser:

@@ -178,9 +178,17 @@ def _terminal_table(count: int, events: queue.Queue, stack: contextlib.ExitStack
 
 
 def _real_table(config, events: queue.SimpleQueue, stack: contextlib.ExitStack):
+    from gpiozero.exc import BadPinFactory
+
     from hardware.build import build_table
 
-    hardware = stack.enter_context(build_table(config, events.put))
+    try:
+        hardware = stack.enter_context(build_table(config, events.put))
+    except BadPinFactory as error:
+        raise RuntimeError(
+            f"no GPIO on this machine ({error}): on a Raspberry Pi install the 'pi' extra "
+            "(pip install 'table-companion[pi]'); elsewhere leave out --table to play on "
+            "the simulated table") from None
     return hardware, lambda text: None
 
 
