@@ -256,11 +256,11 @@ def test_turn_draws_automatically_until_the_deck_is_empty():
     """Each turn takes the top card off the count; an empty deck says there is no draw."""
     state = started()  # 3 players, game 1: 16 - 9 = 7 cards, the Lookout drew one
     assert state.deck == 6
-    assert state.view(state.turn, 1.0).lines[0] == "Draw 1 card"
+    assert state.view(state.turn, 1.0).lines[0] == f"Draw 1, stamina {state.stamina[state.turn]}"
     empty_the_deck(state, 1.0)
     end_turn(state, 1.0, "stay")
     assert state.deck == 0
-    assert state.view(state.turn, 1.0).lines[0] == "Deck empty: no draw"
+    assert state.view(state.turn, 1.0).lines[0].startswith("No draw, stamina")
 
 
 def test_turn_passes_clockwise_from_the_lookout():

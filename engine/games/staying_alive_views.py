@@ -75,7 +75,9 @@ def escaped_line(state: StayingAliveState) -> str:
 def _turn_lines(state: StayingAliveState) -> tuple[str, ...]:
     seat = state.turn
     if state.step == "act":
-        first = "Draw 1 card" if state.drew else "Deck empty: no draw"
+        # under the big digits only this line shows: the seat on turn sees its stamina here
+        stamina = state.stamina[seat]
+        first = f"Draw 1, stamina {stamina}" if state.drew else f"No draw, stamina {stamina}"
     elif state.step == "more":
         first = "Corrections, goals"
     elif state.step == "check":
