@@ -304,7 +304,7 @@ def test_ending_personal_victories_are_named() -> None:
     press(state, hero, "nemesis", "confirm", "done", "end")
     defeat_arch_villains(state)
     assert state.result() == (
-        f"Win: Crime City is saved, a Cooperative Victory; Personal Victory: Seat {hero}"
+        f"Win: City saved, all win; Personal Victory: Seat {hero}"
     )
 
 

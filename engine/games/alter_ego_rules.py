@@ -151,8 +151,9 @@ def ending_on_last_arch(
     saved = "Win: Crime City is saved, everybody wins"
     if ending == "personal":
         personal = [str(seat) for seat in seats if seat in beaten]
+        # short enough for three screen lines, the Personal Victory included
         extra = f"; Personal Victory: Seat {', '.join(personal)}" if personal else ""
-        return f"Win: Crime City is saved, a Cooperative Victory{extra}", True
+        return f"Win: City saved, all win{extra}", True
     if ending == "all-nemeses" and any(seat not in beaten for seat in seats):
         return "Lose: the Nemeses not defeated overtake Crime City", False
     return saved, True
