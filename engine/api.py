@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .cues import Pattern, Tune
 from .exc import IllegalAction, SetupError
 
 # --------------------------------------------------------------------------- actions
@@ -51,9 +52,9 @@ class Narrate(Effect):
 
 @dataclass(frozen=True)
 class Buzz(Effect):
-    """A named tune on the shared buzzer; every seat hears it, so it must carry no secret."""
+    """A tune on the shared buzzer; every seat hears it, so it must carry no secret."""
 
-    tune: str
+    tune: Tune
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class Vibrate(Effect):
     """A private cue felt only by one seat."""
 
     seat: int
-    pattern: str = "short"
+    pattern: Pattern = Pattern.SHORT
 
 
 @dataclass(frozen=True)
@@ -227,17 +228,22 @@ class State(ABC):
     def result(self) -> str | None:
         """The outcome in words once terminal (``"Win: everyone escaped"``)."""
 
-    def apply(self, seat: int | None, action_id: str, now: float) -> list[Effect]:
-        """Check and carry out ``action_id``; raise :class:`IllegalAction` with a readable why."""
+    def apply(self, seat: int | None, action: Action | str, now: float) -> list[Effect]:
+        """Check and carry out ``action``; raise :class:`IllegalAction` with a readable why.
+
+        The companion passes the :class:`Action` it offered; a journal replay or a test passes
+        the action's id, as journaled. Either way the action must be legal now.
+        """
+        action_id = action if isinstance(action, str) else action.id
         if seat is None:
             return self._table_action(action_id, now)
         if self.is_terminal():
             raise IllegalAction("The game is over")
         if self.paused:
             raise IllegalAction("Paused: resume first")
-        for action in self.legal_actions(seat):
-            if action.id == action_id:
-                return self._apply(seat, action, now)
+        for legal in self.legal_actions(seat):
+            if legal.id == action_id:
+                return self._apply(seat, legal, now)
         raise IllegalAction(self.why_not(seat, action_id))
 
     def why_not(self, seat: int, action_id: str) -> str:

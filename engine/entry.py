@@ -20,6 +20,11 @@ class NumberEntry:
     high: int
     value: int | None = None
 
+    @property
+    def current(self) -> int:
+        """The value OK would accept: the default until the first press."""
+        return self.default if self.value is None else self.value
+
     def shown(self) -> str:
         return "?" if self.value is None else str(self.value)
 

@@ -23,6 +23,8 @@ TUNES: dict[str, tuple[Note, ...]] = {
             ("C7", 0.4)),
     "lose": (("G5", 0.2), ("E5", 0.2), ("C5", 0.2), ("G4", 0.5)),
     "error": (("A4", 0.12), (None, 0.05), ("A4", 0.25)),
+    # A game with winners and losers at one table: neither triumphant nor mournful.
+    "end": (("C6", 0.15), ("G6", 0.15), ("C7", 0.3)),
 }
 
 ACTIVE_GAP = 0.2  # the share of each note an active buzzer stays silent
@@ -56,6 +58,9 @@ VIBRATION_PATTERNS: dict[str, tuple[float, float, int]] = {
     "short": (0.15, 0.0, 1),
     "long": (0.6, 0.0, 1),
     "double": (0.12, 0.12, 2),
+    "turn": (0.3, 0.0, 1),
+    "warning": (0.2, 0.15, 3),
+    "error": (0.08, 0.08, 3),
 }
 
 
