@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .api import Action, Buzz, Effect, GameOver, SeatView, State
+from .api import Action, Buzz, Effect, Game, GameOver, SeatView, State, resolve_options
 from .cues import Tune
 from .exc import IllegalAction
 
@@ -140,3 +140,14 @@ class PhasedState(State):
         self.phase = OVER
         self.outcome = outcome
         return [GameOver(outcome), Buzz(tune)]
+
+
+class PhasedGame(Game):
+    """A game whose states run on a table of phases: ``new_state`` hands the table over."""
+
+    phases: Mapping[str, Phase]
+    state_class: type[PhasedState]
+
+    def new_state(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> State:
+        self.check_players(seats)
+        return self.state_class(seats, resolve_options(self.options, options), seed, self.phases)
