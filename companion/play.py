@@ -27,7 +27,7 @@ from .app import App, ReloadRequested
 from .journal_sqlite import SqliteJournal
 from .lobby import Lobby
 from .sdnotify import Notifier
-from .statedir import choose_state_dir, journal_path, prepare_state_dir
+from .statedir import choose_state_dir, hold_state_dir, journal_path, prepare_state_dir
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +54,15 @@ def play(settings: PlaySettings) -> int:
     deck_lists = _deck_lists(settings)
     config = _load_config(settings.table) if settings.table is not None else None
     reloadable = config is not None
-    with _signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks:
-        while _session(settings, config, deck_lists, acks, events):
-            config = _reloaded(settings.table, config)
+    where = prepare_state_dir(Path(settings.state_dir) if settings.state_dir else
+                              choose_state_dir(config.state_dir if config else None))
+    lock = hold_state_dir(where)  # for the process's life: reloads keep it
+    try:
+        with _signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks:
+            while _session(settings, where, config, deck_lists, acks, events):
+                config = _reloaded(settings.table, config)
+    finally:
+        os.close(lock)
     return 0
 
 
@@ -78,13 +84,12 @@ def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:
         raise ValueError(f"{settings.deck_list}: {error}") from None
 
 
-def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ...]],
-             acks: TextIO | None, events: queue.SimpleQueue) -> bool:
+def _session(settings: PlaySettings, where: Path, config,
+             deck_lists: dict[str, tuple[str, ...]], acks: TextIO | None,
+             events: queue.SimpleQueue) -> bool:
     """One run of the table, until quit (False) or a reload is asked for (True)."""
     with contextlib.ExitStack() as stack:
         count = max(settings.seats, settings.players or 0)
-        where = Path(settings.state_dir) if settings.state_dir else choose_state_dir(
-            config.state_dir if config is not None else None)
         # The audio library may print to the terminal while it looks for a sound card: open
         # the speaker before the simulated table takes the screen. Volume 0 is text only.
         speaker = (_speaker(where, settings.volume, settings.masking, stack)
@@ -102,7 +107,7 @@ def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ..
             stack.enter_context(_logging_to(on_status))
         numbers = sorted(hardware.seats)
         lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game)
-        journal = SqliteJournal(journal_path(prepare_state_dir(where)), acks=acks)
+        journal = SqliteJournal(journal_path(where), acks=acks)
         stack.callback(journal.close)
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
                   notifier=Notifier(), deck_lists=deck_lists)

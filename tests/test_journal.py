@@ -277,10 +277,12 @@ def test_statedir_precedence():
 
 
 def test_statedir_is_created_private(tmp_path):
-    """A new state directory is 0700, and an existing open one is closed up."""
+    """A new state directory is 0700; an existing open one is refused, not changed."""
     made = prepare_state_dir(tmp_path / "a" / "b")
     assert stat.S_IMODE(made.stat().st_mode) == 0o700
     loose = tmp_path / "loose"
     loose.mkdir(mode=0o755)
     loose.chmod(0o755)
-    assert stat.S_IMODE(prepare_state_dir(loose).stat().st_mode) == 0o700
+    with pytest.raises(OSError, match=r"can be read by others \(mode 755\).*chmod 700"):
+        prepare_state_dir(loose)
+    assert stat.S_IMODE(loose.stat().st_mode) == 0o755
