@@ -22,6 +22,7 @@ from typing import TextIO
 
 from engine import registry
 from hardware.base import QuitRequested
+from hardware.textfile import read_small_text
 
 from .app import App, ReloadRequested
 from .journal_sqlite import SqliteJournal
@@ -30,6 +31,8 @@ from .sdnotify import Notifier
 from .statedir import choose_state_dir, hold_state_dir, journal_path, prepare_state_dir
 
 log = logging.getLogger(__name__)
+
+MAX_DECK_LIST_BYTES = 64 * 1024  # a deck list names a few hundred cards at most
 
 
 @dataclass(frozen=True)
@@ -74,10 +77,7 @@ def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:
     if game is None:
         raise ValueError("--deck-list needs the game too, e.g. companion play they-live "
                          "--deck-list FILE")
-    try:
-        text = Path(settings.deck_list).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ValueError(f"{settings.deck_list}: cannot read it ({error.strerror})") from None
+    text = read_small_text(settings.deck_list, MAX_DECK_LIST_BYTES, "deck list")
     try:
         return {game.key: game.parse_deck_list(text)}
     except ValueError as error:
