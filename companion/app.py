@@ -34,13 +34,13 @@ from engine.api import (
 )
 from engine.exc import EngineError
 from engine.rng import SEED_BYTES, commitment
-from hardware.base import ButtonEdge, QuitRequested, SeatOffline, TableHardware
+from hardware.base import ButtonEdge, QuitRequested, SeatLink, TableHardware
 
 from .clock import Clock, monotonic
 from .gestures import Gesture, GestureReader, SeatGesture
 from .journal import Journal, NullJournal
 from .lobby import Lobby, StartGame
-from .record import Entry, GameRecord
+from .record import GameRecord, JournaledAction
 from .screens import ScreenKeeper
 from .sdnotify import Notifier
 from .seat_ui import SeatUI
@@ -186,9 +186,9 @@ class App:
             self.running = False
         elif isinstance(event, ReloadRequested):
             self.running, self.reload_requested = False, True
-        elif isinstance(event, SeatOffline):
-            self.screens.set_offline(event.seat, not event.online)
-            self._seat_link(event.seat, event.online, self.clock())
+        elif isinstance(event, SeatLink):
+            self.screens.set_offline(event.seat, not event.up)
+            self._seat_link(event.seat, event.up, self.clock())
         self.redraw()
 
     def _seat_link(self, seat: int, online: bool, now: float) -> None:
@@ -215,7 +215,7 @@ class App:
     def _table_pause(self, outcome: str, at: float, notice: str) -> None:
         assert self.state is not None
         self.state.apply(None, outcome, at)
-        self._commit(Entry(None, outcome, at))
+        self._commit(JournaledAction(None, outcome, at))
         self._tell_all(notice, at)
 
     def advance(self) -> None:
@@ -338,7 +338,7 @@ class App:
         label = next((a.label for a in self.state.legal_actions(seat) if a.id == action_id), "")
         undoable = self.state.is_undoable(seat, action_id)
         effects = self.state.apply(seat, action_id, at)
-        self._commit(Entry(seat, action_id, at, undoable, label))
+        self._commit(JournaledAction(seat, action_id, at, undoable, label))
         self._play(effects, at)
 
     def _system_action(self, seat: int, action_id: str, at: float) -> None:
@@ -385,7 +385,7 @@ class App:
         for seat in self.ui.values():
             seat.forget()
 
-    def _commit(self, entry: Entry) -> None:
+    def _commit(self, entry: JournaledAction) -> None:
         """Journal first, effects after: an action the table saw is never lost."""
         assert self.record is not None
         self.record.entries.append(entry)
