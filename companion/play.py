@@ -108,7 +108,7 @@ def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ..
                   notifier=Notifier(), deck_lists=deck_lists)
         stack.callback(app.close)
         app.run(events)
-    return app.reload_requested
+    return app.loop.reload_requested
 
 
 def _load_config(path: str):

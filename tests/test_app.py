@@ -71,7 +71,7 @@ expect 2 "Players: 2"
 expect 1 not "offline"
 """
     app, _ = run_script(script)
-    assert not app.ui[2].offline
+    assert app.links.is_up(2)
 
 
 def test_stuck_button_is_reported_on_its_seat():

@@ -246,7 +246,7 @@ def test_resume_reload_ends_the_loop_for_a_fresh_start(path):
     """A reload request stops this run of the table so it starts again with the new config."""
     table = Table(path, start=3.0)
     table.app.handle(ReloadRequested())
-    assert not table.app.running and table.app.reload_requested
+    assert not table.app.loop.running and table.app.loop.reload_requested
 
 
 def test_resume_reload_keeps_the_old_config_when_the_new_one_is_wrong(tmp_path, caplog):
