@@ -64,11 +64,11 @@ class Lobby:
             return [*self._game_actions(), Action("back", "Back")]
         return [Action("start", "Start game"), *self._option_actions(), Action("back", "Back")]
 
-    def apply(self, seat: int, action_id: str, now: float) -> StartGame | None:
-        if action_id not in {a.id for a in self.legal_actions(seat)}:
+    def apply(self, seat: int, action: Action, now: float) -> StartGame | None:
+        if action.id not in {a.id for a in self.legal_actions(seat)}:
             raise IllegalAction("Not now")
         self.message = ""
-        kind, _, arg = action_id.partition(":")
+        kind, _, arg = action.id.partition(":")
         return getattr(self, f"_do_{kind}")(seat, arg)
 
     def view(self, seat: int | None, now: float) -> SeatView:

@@ -113,7 +113,7 @@ def _session(settings: PlaySettings, where: Path, config,
                   notifier=Notifier(), deck_lists=deck_lists)
         stack.callback(app.close)
         app.run(events)
-    return app.reload_requested
+    return app.loop.reload_requested
 
 
 def _load_config(path: str):

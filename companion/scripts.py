@@ -241,7 +241,7 @@ class ScriptRunner:
             raise Expectation(f"the game ended '{result}', not '{words[0]}'")
 
     def _expect_offline(self, seat: str) -> None:
-        if not self.app.ui[_seat(seat)].offline:
+        if self.app.links.is_up(_seat(seat)):
             raise Expectation(f"seat {seat} is not offline")
 
     def _unplug(self, seat: str) -> None:

@@ -47,7 +47,6 @@ class SeatUI:
     pending: deque[Notice] = field(default_factory=deque)
     armed: str | None = None  # a confirm action pressed once, waiting for the second ACT
     armed_until: float | None = None
-    offline: bool = False
     stuck: str = ""
 
     def current(self, actions: list[Action]) -> tuple[Action | None, int]:

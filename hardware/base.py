@@ -46,11 +46,11 @@ class QuitRequested:
 
 
 @dataclass(frozen=True)
-class SeatOffline:
-    """A seat's link went quiet (a pod unplugged): the game pauses its timers."""
+class SeatLink:
+    """A seat's link went down (a pod unplugged: the game pauses its timers) or came back up."""
 
     seat: int
-    online: bool
+    up: bool
 
 
 Sink = Callable[[object], None]

@@ -2,9 +2,9 @@
 
 Heartbeats go both ways (the Pi every BEAT_EVERY, the pod every 0.2 s and in answer to each
 of the Pi's). A pod that says nothing for QUIET_LIMIT, or whose port fails (unplugged), is
-dropped: its held buttons are released, ``SeatOffline(seat, online=False)`` goes to the sink
+dropped: its held buttons are released, ``SeatLink(seat, up=False)`` goes to the sink
 (well within 1 s of the last word), and the finder looks for it again. When it is back,
-``SeatOffline(seat, online=True)`` tells the app to redraw it in full.
+``SeatLink(seat, up=True)`` tells the app to redraw it in full.
 
 Button edges carry the pod's own clock; :class:`PodClock` maps it onto the Pi's monotonic
 clock, so a hold lasts as long as the finger held it, whatever the USB latency did.
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from . import podframe
-from .base import ButtonEdge, ButtonName, SeatOffline, Sink
+from .base import ButtonEdge, ButtonName, SeatLink, Sink
 from .pod_discovery import PodFinder
 from .pod_port import PodHello, PodPort
 from .pod_screen import PodScreen, PodVibrator
@@ -222,5 +222,5 @@ class PodLink:
     def _report(self, *, online: bool) -> None:
         """Offline once per outage; online on every connect (the app then redraws in full)."""
         if online or self._online is not False:
-            self.sink(SeatOffline(self.seat, online=online))
+            self.sink(SeatLink(self.seat, up=online))
         self._online = online

@@ -5,7 +5,7 @@ sends the cheapest windows between them (hardware/oled.py's plan, costed for the
 header bytes a window). A 1-second clock tick is a few dozen bytes, not 1 KiB. While no pod
 is attached, drawing changes nothing on the link and never raises: the link reports the seat
 offline, and when the pod is back the pod's RAM counts as unknown, so the app's redraw after
-``SeatOffline(online=True)`` sends the whole current screen.
+``SeatLink(up=True)`` sends the whole current screen.
 """
 
 from __future__ import annotations

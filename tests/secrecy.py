@@ -19,9 +19,10 @@ from PIL import Image, ImageDraw
 
 from companion.app import App
 from companion.clock import FakeClock
+from companion.composer import face_for, secret_face_for
 from companion.journal import Journal
 from companion.lobby import StartGame
-from companion.render import Face, face_for, render, secret_face_for, small_font
+from companion.render import Face, render, small_font
 from engine import registry
 from engine.api import Effect, GameOver, Narrate, Reveal, SeatView, State
 from engine.rng import SeededRandom

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
-from companion.record import Entry, GameRecord
+from companion.record import GameRecord, JournaledAction
 from companion.render import Face, render
 from engine import registry
 from engine.api import Effect, Game, State
@@ -58,7 +58,7 @@ class RandomGame:
     game: Game
     number: int
     state: State = field(init=False)
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[JournaledAction] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         span = self.game.max_players - self.game.min_players + 1
@@ -88,7 +88,7 @@ class RandomGame:
         action = self.player.choice(state.legal_actions(seat))
         undoable = state.is_undoable(seat, action.id)
         effects = state.apply(seat, action.id, now)
-        self.entries.append(Entry(seat, action.id, now, undoable, action.label))
+        self.entries.append(JournaledAction(seat, action.id, now, undoable, action.label))
         return Step(seat, action.id, now, effects, undoable)
 
     def record(self) -> GameRecord:

@@ -11,7 +11,7 @@ import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
 from companion.journal_sqlite import SqliteJournal, entry_tag, state_digest, wal_is_torn
-from companion.record import Entry, GameRecord
+from companion.record import GameRecord, JournaledAction
 from companion.statedir import choose_state_dir, journal_path, prepare_state_dir
 from engine import registry
 
@@ -39,7 +39,7 @@ def play(journal, record, state, steps: int, start: float = 100.0) -> float:
         seat, action = next_move(state)
         at += 1.0
         state.apply(seat, action.id, at)
-        record.entries.append(Entry(seat, action.id, at, action.undoable, action.label))
+        record.entries.append(JournaledAction(seat, action.id, at, action.undoable, action.label))
         journal.append(record, record.entries[-1])
     return at
 

@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.app import App
 from companion.render import render
 from hardware import podframe
-from hardware.base import ButtonEdge, ButtonName, SeatOffline
+from hardware.base import ButtonEdge, ButtonName, SeatLink
 from hardware.build import build_table
 from hardware.bus import RecordingBus
 from hardware.config import parse_config
@@ -73,7 +73,7 @@ class Table:
         pytest.fail(f"no such event within {timeout} s; pod stderr: {self.pod.errors()}")
 
     def online(self, online: bool = True, timeout: float = 3.0) -> None:
-        self.until(lambda e: isinstance(e, SeatOffline) and e.seat == 2 and e.online == online,
+        self.until(lambda e: isinstance(e, SeatLink) and e.seat == 2 and e.up == online,
                    timeout)
 
     def pod_shows_its_face(self) -> bool:

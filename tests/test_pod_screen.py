@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from companion.render import face_for, render
+from companion.composer import face_for
+from companion.render import render
 from engine.api import SeatView
 from hardware import podframe
 from hardware.oled import FRAME_BYTES, page_bytes
