@@ -10,8 +10,7 @@ import pytest
 from engine import registry
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView
 from engine.exc import IllegalAction
-from engine.games.alter_ego import AlterEgoState
-from engine.games.alter_ego_rules import cards_to_draw, henchmen_to_draw, income
+from engine.games.alter_ego.state import AlterEgoState, cards_to_draw, henchmen_to_draw, income
 from engine.rng import SeededRandom
 
 GAME = registry.get("alter-ego")
@@ -64,7 +63,7 @@ def bring_henchman(state: AlterEgoState, hostages: Sequence[int] = (0,)) -> str:
 
 
 def to_fight(state: AlterEgoState) -> None:
-    while state.turn.step in ("cops", "support", "equip"):
+    while state.phase in ("cops", "support", "equip"):
         press(state, state.current, ids(state, state.current)[0])
 
 
@@ -231,7 +230,7 @@ def test_turn_call_the_cops_returns_the_hostages() -> None:
     assert ids(state, state.current) == ["skip", "cops"]
     press(state, state.current, "cops", f"remove:{key}")
     assert state.city.supply == [5, 5, 5] and key not in state.city.held
-    assert state.turn.step == "support"
+    assert state.phase == "support"
 
 
 def test_turn_rescue_list_pages_when_many_henchmen_hold_hostages() -> None:
