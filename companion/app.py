@@ -40,6 +40,7 @@ from .clock import Clock, monotonic
 from .gestures import Gesture, GestureReader, SeatGesture
 from .journal import Journal, NullJournal
 from .lobby import Lobby, StartGame
+from .public_view import public_page
 from .record import Entry, GameRecord
 from .screens import ScreenKeeper
 from .sdnotify import Notifier
@@ -466,4 +467,4 @@ class App:
         for number in self.seat_numbers:
             self.screens.draw(number, self.view(number), self.actions(number))
         if self.hardware.public is not None:
-            self.hardware.public.show(self.view(None), self.clock())
+            self.hardware.public.show(public_page(self.view(None)), self.clock())
