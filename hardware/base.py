@@ -100,7 +100,7 @@ class Vibrator(ABC):
 
     @abstractmethod
     def pulse(self, pattern: str) -> None:
-        """Start a named pattern (``short``, ``long``, ``double``) without blocking."""
+        """Start a pattern named in :data:`hardware.tunes.VIBRATION_PATTERNS` without blocking."""
 
     def close(self) -> None:
         """Release the pin."""
