@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView, Vibrate
 from hardware.base import TableHardware
 
+from .public_view import public_page
 from .seat_ui import SeatUI
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ class EffectPlayer:
     def show_public(self, view: SeatView, now: float) -> None:
         public = self.hardware.public
         if public is not None:
-            _guarded("the public screen", lambda: public.show(view, now))
+            _guarded("the public screen", lambda: public.show(public_page(view), now))
 
     def status(self, text: str) -> None:
         _guarded("the status line", lambda: self.on_status(text))

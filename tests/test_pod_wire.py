@@ -6,12 +6,12 @@ import serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware import podframe
-from hardware.podframe import Decoder, SequenceCheck, Sequencer
+from podproto import wire
+from podproto.wire import Decoder, SequenceCheck, Sequencer
 
 payloads = st.binary(max_size=300)
 quick = settings(max_examples=50)  # keeps the whole pod test set well under 20 s
-messages = st.lists(st.tuples(st.sampled_from([podframe.SCREEN, podframe.BUTTON]), payloads),
+messages = st.lists(st.tuples(st.sampled_from([wire.SCREEN, wire.BUTTON]), payloads),
                     min_size=1, max_size=6)
 
 
@@ -20,22 +20,31 @@ def frames_of(messages: list[tuple[int, bytes]]) -> list[bytes]:
     return [sequencer.frame(kind, payload) for kind, payload in messages]
 
 
-def test_podframe_crc_is_ccitt_false() -> None:
+def test_pod_wire_crc_is_ccitt_false() -> None:
     """The CRC matches the published check value, so any other implementation can talk to us."""
-    assert podframe.crc16(b"123456789") == 0x29B1
+    assert wire.crc16(b"123456789") == 0x29B1 == wire.pure_crc16(b"123456789")
+
+
+@quick
+@given(st.binary(max_size=1100), st.integers(0, 0xFFFF))
+def test_pod_wire_pi_crc_is_the_pods(data: bytes, start: int) -> None:
+    """On the Pi the CRC is binascii.crc_hqx, and it agrees with the pod's pure Python on any
+    bytes: the two ends never disagree about a frame."""
+    assert wire.crc16 is not wire.pure_crc16
+    assert wire.crc16(data, start) == wire.pure_crc16(data, start)
 
 
 @given(st.binary(max_size=2000))
-def test_podframe_cobs_round_trip_has_no_zeros(data: bytes) -> None:
+def test_pod_wire_cobs_round_trip_has_no_zeros(data: bytes) -> None:
     """Stuffed bytes never contain the delimiter and unstuff to the original."""
-    encoded = podframe.cobs_encode(data)
+    encoded = wire.cobs_encode(data)
     assert 0 not in encoded
-    assert podframe.cobs_decode(encoded) == data
+    assert wire.cobs_decode(encoded) == data
 
 
 @quick
 @given(messages)
-def test_podframe_frames_round_trip(messages: list[tuple[int, bytes]]) -> None:
+def test_pod_wire_frames_round_trip(messages: list[tuple[int, bytes]]) -> None:
     """Frames fed in arbitrary pieces come out whole, numbered in order."""
     stream = b"".join(frames_of(messages))
     decoder = Decoder()
@@ -49,7 +58,7 @@ def test_podframe_frames_round_trip(messages: list[tuple[int, bytes]]) -> None:
 
 @quick
 @given(st.binary(max_size=1500), messages)
-def test_podframe_garbage_never_raises_and_resynchronises(garbage: bytes, messages) -> None:
+def test_pod_wire_garbage_never_raises_and_resynchronises(garbage: bytes, messages) -> None:
     """After any garbage, every following frame still decodes."""
     decoder = Decoder()
     decoder.feed(garbage)
@@ -59,7 +68,7 @@ def test_podframe_garbage_never_raises_and_resynchronises(garbage: bytes, messag
 
 @quick
 @given(messages, st.data())
-def test_podframe_truncated_frame_is_dropped(messages, data) -> None:
+def test_pod_wire_truncated_frame_is_dropped(messages, data) -> None:
     """A frame cut short (a byte lost, a cable pulled) is dropped; the next one decodes."""
     frames = frames_of(messages)
     victim = data.draw(st.integers(0, len(frames) - 1))
@@ -73,7 +82,7 @@ def test_podframe_truncated_frame_is_dropped(messages, data) -> None:
 
 @quick
 @given(messages, st.data())
-def test_podframe_flipped_byte_is_caught(messages, data) -> None:
+def test_pod_wire_flipped_byte_is_caught(messages, data) -> None:
     """A corrupted byte inside a frame fails its CRC (or its COBS) instead of passing as data."""
     frames = frames_of(messages)
     victim = data.draw(st.integers(0, len(frames) - 1))
@@ -90,50 +99,50 @@ def test_podframe_flipped_byte_is_caught(messages, data) -> None:
 
 @quick
 @given(messages, st.data())
-def test_podframe_duplicates_are_dropped_gaps_counted(messages, data) -> None:
+def test_pod_wire_duplicates_are_dropped_gaps_counted(messages, data) -> None:
     """A frame sent twice is taken once; a frame that never came is counted as missed."""
     frames = frames_of(messages)
     repeat = data.draw(st.integers(0, len(frames) - 1))
     frames.insert(repeat, frames[repeat])
     check = SequenceCheck()
     taken = [(kind, payload) for seq, kind, payload in Decoder().feed(b"".join(frames))
-             if check.check(seq) != podframe.DUPLICATE]
+             if check.check(seq) != wire.DUPLICATE]
     assert taken == messages
     assert check.duplicates == 1 and check.missed == 0
-    assert check.check((check.last + 3) & 0xFF) == podframe.GAP and check.missed == 2
+    assert check.check((check.last + 3) & 0xFF) == wire.GAP and check.missed == 2
 
 
-def test_podframe_oversized_frame_is_dropped() -> None:
+def test_pod_wire_oversized_frame_is_dropped() -> None:
     """Endless bytes without a delimiter do not grow memory; decoding resumes after them."""
     decoder = Decoder()
     assert decoder.feed(b"\x01" * 5000) == []
-    assert decoder.feed(Sequencer().frame(podframe.RESEND)) == [(0, podframe.RESEND, b"")]
+    assert decoder.feed(Sequencer().frame(wire.RESEND)) == [(0, wire.RESEND, b"")]
     assert decoder.errors == 1
 
 
-def test_podframe_through_a_serial_loop() -> None:
+def test_pod_wire_through_a_serial_loop() -> None:
     """Frames written to a pyserial port read back intact (the framing over a real port API)."""
     port = serial.serial_for_url("loop://", timeout=0.1)
-    screen = podframe.screen(podframe.ON_AFTER, [(0, 7, 0, 128, bytes(range(256)) * 4)])
-    port.write(Sequencer().frame(podframe.SCREEN, screen))
+    screen = wire.screen(wire.ON_AFTER, [(0, 7, 0, 128, bytes(range(256)) * 4)])
+    port.write(Sequencer().frame(wire.SCREEN, screen))
     (_seq, kind, payload), = Decoder().feed(port.read(2000))
-    assert (kind, podframe.parse_screen(payload)) == (podframe.SCREEN, (
-        podframe.ON_AFTER, [(0, 7, 0, 128, bytes(range(256)) * 4)]))
+    assert (kind, wire.parse_screen(payload)) == (wire.SCREEN, (
+        wire.ON_AFTER, [(0, 7, 0, 128, bytes(range(256)) * 4)]))
 
 
 @given(st.binary(max_size=64))
-def test_podframe_payload_parsers_never_raise(payload: bytes) -> None:
+def test_pod_wire_payload_parsers_never_raise(payload: bytes) -> None:
     """Every parser answers None (or a value) for any payload a broken pod could send."""
-    for parse in (podframe.parse_hello, podframe.parse_button, podframe.parse_pod_beat,
-                  podframe.parse_host_beat, podframe.parse_steps, podframe.parse_screen):
+    for parse in (wire.parse_hello, wire.parse_button, wire.parse_pod_beat,
+                  wire.parse_host_beat, wire.parse_steps, wire.parse_screen):
         parse(payload)
 
 
-def test_podframe_messages_round_trip() -> None:
+def test_pod_wire_messages_round_trip() -> None:
     """Each message reads back as written."""
-    assert podframe.parse_hello(podframe.hello(3, "sh1106", podframe.HAS_PEEK, "0.1.0")) == (
-        podframe.PROTOCOL_VERSION, 3, "sh1106", podframe.HAS_PEEK, "0.1.0")
-    assert podframe.parse_button(podframe.button(1, True, 2**32 + 5)) == (1, True, 5)
-    assert podframe.parse_pod_beat(podframe.pod_beat(70, 9, 2)) == (70, 9, 2)
-    assert podframe.parse_steps(podframe.steps([(150, 0), (120, 120)])) == [(150, 0), (120, 120)]
-    assert podframe.parse_screen(podframe.screen(0, [(2, 1, 0, 4, b"abcd")])) is None
+    assert wire.parse_hello(wire.hello(3, "sh1106", wire.HAS_PEEK, "0.1.0")) == (
+        wire.PROTOCOL_VERSION, 3, "sh1106", wire.HAS_PEEK, "0.1.0")
+    assert wire.parse_button(wire.button(1, True, 2**32 + 5)) == (1, True, 5)
+    assert wire.parse_pod_beat(wire.pod_beat(70, 9, 2)) == (70, 9, 2)
+    assert wire.parse_steps(wire.steps([(150, 0), (120, 120)])) == [(150, 0), (120, 120)]
+    assert wire.parse_screen(wire.screen(0, [(2, 1, 0, 4, b"abcd")])) is None
