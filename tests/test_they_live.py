@@ -6,8 +6,10 @@ import pytest
 
 from engine.api import Buzz, Narrate
 from engine.exc import SetupError
-from engine.games.they_live_check import NARRATED, SILENT
-from engine.games.they_live_rules import INVADER, identity_phrase
+from engine.games.they_live.cards import INVADER
+from engine.games.they_live.check import NARRATED, SILENT
+from engine.games.they_live.text import identity_phrase
+from engine.games.they_live.turns import begin_wave
 from tests.test_they_live_support import (
     GAME,
     end_wave_turns,
@@ -43,8 +45,8 @@ def test_setup_asks_only_for_values_the_rulebook_does_not_give() -> None:
     state = new_game(3)
     for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
         press(state, seat, f"pick:{name}")
-    assert [e.key for e in state.entries[1]] == ["critical"]
-    assert [e.key for e in state.entries[2]] == ["health", "hand_limit"]
+    assert [e.key for e in state.value_entries[1]] == ["critical"]
+    assert [e.key for e in state.value_entries[2]] == ["health", "hand_limit"]
 
 
 def test_setup_entered_value_shows_question_mark_until_set() -> None:
@@ -194,7 +196,7 @@ def test_wave_virtual_deck_keeps_enemies_from_wave_four() -> None:
     state = new_game(3, deck=tuple(["Ghoul [enemy]"] * 60))
     to_first_wave(state)
     state.wave = 3
-    effects = state._begin_wave()
+    effects = begin_wave(state)
     assert "Ghoul" in [t for t in texts(effects) if t.startswith("Take:")][0]
 
 
@@ -202,25 +204,25 @@ def test_turn_order_rulebook_example_in_play() -> None:
     """Dixon (CRITICAL 3) and Billy (2) tied: Dixon first; after 2 damage he leads again."""
     state = new_game(3)
     to_turns(state, names=["Dixon", "Billy", "Nada"], health=12, hand=4)
-    assert state.current == 1
+    assert state.on_turn == 1
     press(state, 3, "damage")
     press(state, 3, "damage")
     press(state, 1, "end")
-    assert state.current == 3  # Nada now has the lowest health
+    assert state.on_turn == 3  # Nada now has the lowest health
     press(state, 1, "damage")
     press(state, 1, "damage")  # Dixon 10 < Billy 12 for the next wave
     end_wave_turns(state)
     while state.phase == "force":
         press(state, next(iter(state.active_seats())), "pass")
     press(state, 1, "drawn")
-    assert state.current == 1
+    assert state.on_turn == 1
 
 
 def test_turn_only_the_current_seat_can_heal_or_end() -> None:
     """Others may only take damage (or roll) during someone else's turn."""
     state = new_game(4, die="virtual")
     to_turns(state)
-    other = next(s for s in state.seats if s != state.current)
+    other = next(s for s in state.seats if s != state.on_turn)
     assert [a.id for a in state.legal_actions(other)] == ["damage", "roll"]
     press(state, other, "damage")
     with pytest.raises(ValueError, match="turn"):
@@ -244,8 +246,8 @@ def test_die_rolls_only_configured_faces() -> None:
     for seat, name in zip(state.seats, ["Nada", "Holly", "Jack"], strict=True):
         press(state, seat, f"pick:{name}")
     for seat in state.seats:
-        while state.entries[seat]:
-            field = state.entries[seat][0].key
+        while state.value_entries[seat]:
+            field = state.value_entries[seat][0].key
             enter(state, seat, 1 if field.startswith("die:Chew") else
                   0 if field.startswith("die:") else 10 if field == "health" else 3)
     for seat in state.seats:
@@ -264,7 +266,7 @@ def test_preacher_kick_ass_goes_first() -> None:
         state.players[seat].left = 3
     press(state, 4, "preacher")
     press(state, 1, "drawn")
-    assert state.current == 4
+    assert state.on_turn == 4
 
 
 def test_preacher_virtual_roll_goes_first_only_on_kick_ass() -> None:
@@ -275,4 +277,4 @@ def test_preacher_virtual_roll_goes_first_only_on_kick_ass() -> None:
         state.players[3].left = 11
         said = texts(press(state, 3, "preacher"))[0]
         press(state, 1, "drawn")
-        assert (state.current == 3) == ("Kick Ass" in said)
+        assert (state.on_turn == 3) == ("Kick Ass" in said)

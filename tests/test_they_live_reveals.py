@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from engine.api import GameOver, Reveal, Vibrate
-from engine.games.they_live_reveals import HUMANS_WIN, INVADERS_WIN_CITY, INVADERS_WIN_KILLS
-from engine.games.they_live_rules import HUMAN, INVADER, identity_phrase, spare_phrase
+from engine.games.they_live.cards import HUMAN, INVADER
+from engine.games.they_live.text import (
+    HUMANS_WIN,
+    INVADERS_WIN_CITY,
+    INVADERS_WIN_KILLS,
+    identity_phrase,
+    spare_phrase,
+)
 from tests.test_they_live_support import (
     end_wave_turns,
     humans,
@@ -37,7 +43,7 @@ def test_inspect_only_critical_seats_are_offered() -> None:
     """Hoffman Lenses list only CRITICAL seats; none CRITICAL means no Inspect button."""
     state = new_game(4)
     to_turns(state, health=10, critical=3)
-    me = state.current
+    me = state.on_turn
     assert "inspect" not in [a.id for a in state.legal_actions(me)]
     target = next(s for s in state.seats if s != me)
     state.players[target].left = 3
@@ -49,7 +55,7 @@ def test_inspect_result_only_on_the_inspectors_peek() -> None:
     """The identity appears on the inspector's PEEK face; the table hears only the inspection."""
     state = new_game(5)
     to_turns(state, health=10, critical=3)
-    me = state.current
+    me = state.on_turn
     target = next(s for s in state.seats if s != me)
     state.players[target].left = 2
     press(state, me, "inspect")
@@ -130,7 +136,7 @@ def test_self_reveal_heals_an_invader_fully_and_publicly() -> None:
     state = new_game(3)
     to_turns(state, health=10, critical=3)
     bad = invaders(state)[0]
-    state.current = bad
+    state.on_turn = bad
     state.players[bad].left = 2
     effects = _self_reveal(state, bad)
     assert any(isinstance(e, Reveal) and identity_phrase(bad, INVADER) in e.text
@@ -142,7 +148,7 @@ def test_self_reveal_cannot_happen_by_accident() -> None:
     """Pressing ACT repeatedly on the self-reveal menu only cancels."""
     state = new_game(3)
     to_turns(state)
-    me = state.current
+    me = state.on_turn
     press(state, me, "reveal")
     press(state, me, state.legal_actions(me)[0].id)
     assert not state.players[me].revealed and me not in state.menus
@@ -153,7 +159,7 @@ def test_self_reveal_by_a_human_only_buzzes_that_seat() -> None:
     state = new_game(3)
     to_turns(state)
     good = humans(state)[0]
-    state.current = good
+    state.on_turn = good
     assert _self_reveal(state, good) == [Vibrate(good, "error")]
     assert not state.players[good].revealed
 
@@ -207,7 +213,7 @@ def test_ending_invaders_win_holding_as_many_areas_as_players() -> None:
     for seat in bad:
         state.players[seat].areas = 1
     state.players[bad[0]].areas = 4 - len(bad)
-    state.current = bad[0]
+    state.on_turn = bad[0]
     assert state.phase == "turns"
     assert GameOver(INVADERS_WIN_CITY) in press(state, bad[0], "area")
 
@@ -217,7 +223,7 @@ def test_ending_human_areas_never_win() -> None:
     state = new_game(3)
     to_turns(state)
     good = humans(state)[0]
-    state.current = good
+    state.on_turn = good
     for _ in range(6):
         press(state, good, "area")
     assert not state.is_terminal()
