@@ -6,7 +6,7 @@ import pytest
 
 from engine.api import GameOver, Reveal, Vibrate
 from engine.exc import IllegalAction, SetupError
-from engine.games.heroes_cards import HEROES, MONSTERS
+from engine.games.heroes.cards import HEROES, MONSTERS
 
 from .test_heroes_support import (
     everyone_passes,

@@ -1,9 +1,9 @@
-"""Claims and the windows that wait for the table's answer to them.
+"""Claims, and the reaction windows that wait for the table's answer to them.
 
-A window is a set of seats that may answer at once (challenge a claim, react as the Giant,
-announce the Knight) and an optional deadline, so a silent table cannot stall the game: when
-the time is up, everyone who has not answered has let it pass. A deadline is a moment, and a
-paused window keeps the time it had left, like the hourglass.
+A reaction window is a set of seats that may answer at once (challenge a claim, react as the
+Giant, announce the Knight) and an optional deadline, so a silent table cannot stall the game:
+when the time is up, everyone who has not answered has let it pass. A deadline is a moment,
+and a paused window keeps the time it had left, like the hourglass.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ class Claim:
 
 
 @dataclass
-class Window:
+class ReactionWindow:
+    """Seats that may react at once (``kind`` says how), and the time they have to."""
+
     kind: str
     waiting: set[int]
     length: float | None  # seconds; None: open until everyone has answered

@@ -10,8 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.data import known, load
+from engine.entry import NumberEntry
 
 VARIABLE_COST = "?"
+
+# Sensible starting points for a Monster value, shown as "?" until the first +1 or -1.
+STRENGTH_DEFAULT, STRENGTH_MAX = 5, 15
+GEMS_DEFAULT, GEMS_MAX = 2, 9
 
 
 @dataclass(frozen=True)
@@ -128,3 +133,22 @@ def combo_label(combo: tuple[Power, ...]) -> str:
         return "Both (bet)"
     total = sum(int(c) for c in costs)
     return f"Both ({total})" if total else "Both"
+
+
+def monster_entries() -> list[NumberEntry]:
+    """The values the rulebook leaves out, Monster by Monster, to read off the cards."""
+    entries = []
+    for name, monster in MONSTERS.items():
+        if monster.strength is None:
+            prompt = f"{name} strength"
+            entries.append(
+                NumberEntry(f"strength:{name}", prompt, STRENGTH_DEFAULT, 0, STRENGTH_MAX)
+            )
+        if monster.gems is None:
+            entries.append(loot_entry(name))
+    return entries
+
+
+def loot_entry(monster: str) -> NumberEntry:
+    """A Monster's Gems: at setup, or when a Monster still unknown is defeated."""
+    return NumberEntry(f"gems:{monster}", f"{monster} Gems", GEMS_DEFAULT, 0, GEMS_MAX)

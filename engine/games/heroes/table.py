@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from engine.deck import Deck
 from engine.rng import SeededRandom
 
-from .heroes_cards import COMPONENTS, MONSTERS, hero_deck, monster_deck
+from .cards import COMPONENTS, MONSTERS, hero_deck, monster_deck
 
 
 @dataclass
