@@ -6,12 +6,12 @@ the Characters are, which the tests check by swapping them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING
 
 from engine.api import SeatView, SecretFace
 from engine.data import known
+from engine.phases import View
 from engine.text import fit, screen_lines
 
 from .cards import DATA
@@ -20,10 +20,8 @@ from .text import character_phrase, condition_lines, seat_list
 if TYPE_CHECKING:
     from .state import MindInvadersState
 
-StepView = Callable[["MindInvadersState", "int | None", float], SeatView]
 
-
-def _unless_out_or_in_a_menu(view: StepView) -> StepView:
+def _unless_out_or_in_a_menu(view: View) -> View:
     """A step's view, unless the seat has left the game or has a menu open: those screens
     take its place in every step."""
 
