@@ -11,8 +11,8 @@ import pytest
 from engine import registry
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView
 from engine.exc import IllegalAction, SetupError
-from engine.games.mind_invaders import MindInvadersState
-from engine.games.mind_invaders_rules import ALIEN, HUMAN, character_pool
+from engine.games.mind_invaders.cards import ALIEN, HUMAN, character_pool
+from engine.games.mind_invaders.state import MindInvadersState
 from engine.rng import SeededRandom
 
 GAME = registry.get("mind-invaders")

@@ -1,30 +1,21 @@
-"""Mind Invaders' fixed rules and wording: the Character pool, the conditions, the names.
+"""Mind Invaders' words: the one spelling of a Character, its PEEK conditions, seat lists.
 
-Kept apart from the state so the views and the tests share one spelling of a Character
-(``Seat 3: Alien``): the secrecy suite looks for exactly that text on every face.
+The secrecy suite looks for exactly ``character_phrase`` (``Seat 3: Alien``) on every screen,
+so the views, the reveals and the secrets all name a Character through it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.data import known, load
+from engine.data import known
+from engine.text import fit
 
-DATA = load("mind_invaders")
-ALIEN, HUMAN = "Alien", "Human"
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
-LINE = 21
-
-
-def character_pool(players: int) -> list[str]:
-    """The Characters dealt from: below five players one Alien stays in the box."""
-    chars = DATA["characters"]
-    excluded = 1 if players < chars["exclude_alien_below"] else 0
-    return [ALIEN] * (chars["aliens"] - excluded) + [HUMAN] * chars["humans"]
+from .cards import DATA
 
 
 def character_phrase(seat: int, kind: str) -> str:
-    """The one way a Character is named on any face, so the secrecy suite can look for it."""
+    """The one way a Character is named on any screen, so the secrecy suite can look for it."""
     return f"Seat {seat}: {kind}"
 
 
@@ -45,11 +36,5 @@ def _icon_counts(icons: list[str], count: int) -> str:
     return " or ".join(f"{count}x {known(icon) or '?'}" for icon in icons)
 
 
-def fit(text: str) -> str:
-    return text[:LINE]
-
-
 def seat_list(seats: Sequence[int]) -> str:
     return " ".join(str(seat) for seat in seats) or "none"
-
-
