@@ -47,7 +47,7 @@ class MindInvadersState(PhasedState):
 
     def step(self) -> Step | None:
         """The current step, or None once the game is over."""
-        phase = self.current()
+        phase = self.current_phase()
         return phase if isinstance(phase, Step) else None
 
     def alive(self) -> list[int]:
