@@ -1,4 +1,5 @@
-"""The table's business: the lobby, the game and its system menu, the journal, undo, pauses.
+"""The table's business: the lobby, the cut, the game and its system menu, the journal, undo,
+pauses.
 
 Every change to what is being played goes through here and comes back as :class:`Applied`:
 the lines journaled (durable before anything is heard or seen) and the effects, in order, for
@@ -18,10 +19,11 @@ from engine import registry
 from engine.api import Action, Buzz, Effect, GameOver, State
 from engine.cues import Tune
 from engine.exc import EngineError
-from engine.rng import SEED_BYTES, commitment
+from engine.rng import SECRET_BYTES
 
 from .clock import GameClock
-from .effects import Forget, SeedRevealed, Status, Tell
+from .cut import Cut
+from .effects import Forget, KeyRevealed, Status, Tell
 from .journal import Journal
 from .lobby import Lobby, StartGame
 from .record import GameRecord, JournaledAction
@@ -47,16 +49,17 @@ class Session:
         seat_numbers: tuple[int, ...],
         lobby: Lobby,
         journal: Journal,
-        seed_source: Callable[[int], bytes],
+        key_source: Callable[[int], bytes],
         deck_lists: Mapping[str, tuple[str, ...]],
     ) -> None:
         self.seat_numbers = seat_numbers
         self.lobby = lobby
         self.journal = journal
-        self.seed_source = seed_source
+        self.key_source = key_source  # the companion's key for each deal (secrets.token_bytes)
         self.deck_lists = deck_lists  # game key -> the table's own card list
         self.state: State | None = None
         self.record: GameRecord | None = None
+        self.cut: Cut | None = None  # between Start and the deal: the players cut the deck
         self.menu = SystemMenu()
         self.restarted = False  # resumed paused after a restart, until someone resumes
         self._auto_paused = False  # the game is paused because a seat's link went down
@@ -71,6 +74,8 @@ class Session:
         return self._offers[seat]
 
     def _offer(self, seat: int) -> list[Action]:
+        if self.cut is not None:
+            return self.cut.legal_actions(seat)
         if self.state is None:
             return self.lobby.legal_actions(seat)
         if seat not in self.state.seats:
@@ -113,7 +118,7 @@ class Session:
         effects = self.state.advance(now)
         self._changed()
         self.remember(now)  # like an action: journaled before the table hears it
-        return Applied(effects=self._with_seed(effects))
+        return Applied(effects=self._with_key(effects))
 
     def remember(self, now: float) -> None:
         """Journal the game's moment: how far to resume after a crash."""
@@ -125,6 +130,8 @@ class Session:
     def apply(self, seat: int, action: Action, at: float) -> Applied:
         """Carry out ``action`` for ``seat``; a refusal is told on that seat only."""
         try:
+            if self.cut is not None:
+                return self._cut_action(seat, action, at)
             if self.state is None:
                 return self._lobby_action(seat, action, at)
             if SystemMenu.owns(action.id):
@@ -142,11 +149,19 @@ class Session:
             applied += self.start_game(request, at)
         return applied
 
+    def _cut_action(self, seat: int, action: Action, at: float) -> Applied:
+        assert self.cut is not None
+        self.cut.apply(seat, action, at)
+        if not self.cut.done():
+            return Applied(effects=(Buzz(Tune.JOIN),))
+        cut, self.cut = self.cut, None
+        return self._deal(cut)
+
     def _game_action(self, seat: int, action: Action, at: float) -> Applied:
         assert self.state is not None
         effects = self.state.apply(seat, action, at)
         line = self._commit(JournaledAction(seat, action.id, at, action.undoable, action.label))
-        return Applied((line,), self._with_seed(effects))
+        return Applied((line,), self._with_key(effects))
 
     def _system_action(self, seat: int, action: Action, at: float) -> Applied:
         assert self.record is not None
@@ -188,13 +203,13 @@ class Session:
         self.journal.append(self.record, line)
         return line
 
-    def _with_seed(self, effects: Iterable[Effect]) -> tuple[Effect, ...]:
-        """The game's effects, with its seed revealed right after its end."""
+    def _with_key(self, effects: Iterable[Effect]) -> tuple[Effect, ...]:
+        """The game's effects, with the companion's key revealed right after its end."""
         out: list[Effect] = []
         for effect in effects:
             out.append(effect)
             if isinstance(effect, GameOver) and self.record is not None:
-                out.append(SeedRevealed(self.record.seed))
+                out.append(KeyRevealed(self.record.key))
         return tuple(out)
 
     # --- a seat's link -------------------------------------------------------------------------
@@ -246,17 +261,32 @@ class Session:
         return Applied(effects=(Forget(),))
 
     def start_game(self, request: StartGame, at: float) -> Applied:
-        seed = self.seed_source(SEED_BYTES)
+        """Draw the companion's key and show its commitment; the deal waits for the cut."""
+        if self.record is not None:  # Play again: the game just over is archived first
+            self.journal.finish(self.record)
+        self.cut = Cut(request, self.key_source(SECRET_BYTES))
+        self.state, self.record = None, None
+        self.menu = SystemMenu()
+        self._changed()
+        commitment = self.cut.commitment
+        return Applied(effects=(
+            Forget(),
+            Tell("Cut: press ACT"),
+            Status(f"{request.game.name}: commitment {commitment}; every player cuts the deck"),
+        ))
+
+    def _deal(self, cut: Cut) -> Applied:
+        """Every player has cut: the seed comes from the key and the cut, and the game is dealt."""
+        request, seed = cut.request, cut.seed()
         deck_list = self.deck_lists.get(request.game.key)
         record = GameRecord(request.game.key, request.seats, request.options, seed,
-                            deck_list=deck_list)
+                            deck_list=deck_list, key=cut.key, cut=cut.text)
         state = request.game.new_state_with_deck(request.seats, request.options, seed, deck_list)
         self.journal.begin(record)
         self._adopt(record, state)
         return Applied(effects=(
             Forget(),
-            Tell(f"Seed {commitment(seed)}"),
-            Status(f"{request.game.name}: seed commitment {commitment(seed)}"),
+            Status(f"{request.game.name}: dealt after the cut {cut.text}"),
             Buzz(Tune.START),
         ))
 
