@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 
@@ -11,20 +12,25 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
+import segno  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from companion.public_view import public_page  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.api import HourglassFace, SeatView, SecretFace  # noqa: E402
+from hardware.base import Code  # noqa: E402
 from hardware.pygame_public import (  # noqa: E402
     FPS,
     POP_SECONDS,
     PUBLIC_SIZE,
+    QR_DARK,
+    QR_LIGHT,
     REVEAL_SECONDS,
     PublicScene,
     PublicWindow,
     draw_public,
     public_face,
+    qr_modules,
 )
 
 from .golden import SWITCH, assert_golden, regenerating  # noqa: E402
@@ -213,3 +219,24 @@ def test_window_shows_the_public_drawing_full_screen():
         window.close()
     assert captured.size == PUBLIC_SIZE
     assert captured.tobytes() == frame(TURN, 20.0, 20.0, PUBLIC_SIZE).tobytes()
+
+
+def test_public_screen_draws_the_commitment_whole_and_as_a_qr_code() -> None:
+    """The fair deal's commitment stands in the corner: its digits, and a QR code whose
+    modules are drawn one for one (a phone reads what the table noted)."""
+    code = Code("Commitment", "630dcd2966c4336691125448bbb25b4f")
+    surface = pygame.Surface(SIZE)
+    page = dataclasses.replace(public_page(TURN), code=code)
+    face = public_face(page, 0.0, 0.0)
+    assert "Commitment 630dcd2966c4336691125448bbb25b4f" in face.text()
+    draw_public(surface, face, 0.0)
+    image = Image.frombytes("RGB", SIZE, pygame.image.tobytes(surface, "RGB"))
+    modules = qr_modules(code.text)
+    assert modules == tuple(tuple(bool(m) for m in row)
+                            for row in segno.make(code.text, error="m").matrix_iter(border=4))
+    white = sum(1 for pixel in image.getdata() if pixel == QR_LIGHT)
+    dark = sum(1 for pixel in image.getdata() if pixel == QR_DARK)
+    lit = sum(not m for row in modules for m in row)
+    assert white >= lit and dark > 0  # every light module is at least one pixel
+    plain = frame(TURN)
+    assert QR_LIGHT not in set(plain.getdata())

@@ -31,6 +31,7 @@ from hardware.voice import (  # noqa: E402
     open_speaker,
     prompt_key,
 )
+from tests.dealing import deal  # noqa: E402
 
 CHECK = Script("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,
                                                                        "tick"),
@@ -226,9 +227,9 @@ def play_check(speaker: Speaker | None) -> list[tuple[float, str, str]]:
     clock = FakeClock(0.0)
     with HeadlessTable([1, 2], lambda event: None, clock=clock) as table:
         table.hardware.speaker = speaker
-        app = App(table.hardware, clock=clock, seed_source=lambda n: bytes(n))
+        app = App(table.hardware, clock=clock, key_source=lambda n: bytes(n))
         app.start()
-        app.start_game(StartGame(ScriptedGame(), (1, 2), {}), 0.0)
+        deal(app, StartGame(ScriptedGame(), (1, 2), {}), 0.0)
         app.choose(1, "check", 1.0)
         app.redraw()
         seen = [(clock.now, app.screens.faces[2].text(), ",".join(app.tunes))]
