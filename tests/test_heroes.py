@@ -6,7 +6,7 @@ import pytest
 
 from engine.api import GameOver, Reveal, Vibrate
 from engine.exc import IllegalAction, SetupError
-from engine.games.heroes.cards import HEROES, MONSTERS
+from engine.games.heroes.cards import HEROES, MONSTERS, monster_entries
 
 from .test_heroes_support import (
     everyone_passes,
@@ -57,15 +57,35 @@ def test_setup_rejects_one_and_six_players() -> None:
 
 
 def test_setup_monster_values_shown_as_question_mark_until_set() -> None:
-    """The first seat reads unknown values off the cards: "?" until +1, then the default."""
+    """The first seat reads unknown values off the cards: "?" until +1, then the default;
+    before that ACT offers the usual value by name, in one press."""
     state = new_game(3, monster_values="enter")
     assert state.view(1, 0.0).big == "?" and state.view(1, 0.0).lines == ("Dragon strength",)
-    assert ids(state, 1) == ["plus", "minus", "ok"] and state.active_seats() == {1}
+    assert ids(state, 1) == ["card", "plus", "minus", "ok"] and state.active_seats() == {1}
+    assert state.legal_actions(1)[0].label == "Card says 5"
     press(state, 1, "plus", "plus", "plus", "plus", "plus")
     assert state.view(1, 0.0).big == "9"
     press(state, 1, "ok", "ok")  # Dragon strength 9, Dragon Gems kept unknown
     assert state.table.strengths["Dragon"] == 9 and state.table.loot["Dragon"] is None
     assert state.view(1, 0.0).lines == ("Golem strength",)
+
+
+def test_setup_known_monster_values_are_not_asked_again() -> None:
+    """Values the table entered before (even "left unknown") skip the entry; the first seat
+    may change them from "Who lies best?", starting from the values in use."""
+    from engine.known import as_options
+
+    names = [e.key for e in monster_entries()]
+    known = as_options({name: 6 for name in names} | {"gems:Dragon": None})
+    state = new_game(3, monster_values="enter", **known)
+    assert state.phase == "who_starts"
+    assert state.table.strengths["Dragon"] == 6 and state.table.loot["Dragon"] is None
+    assert ids(state, 1) == ["start", "change"] and ids(state, 2) == ["start"]
+    press(state, 1, "change")
+    assert state.legal_actions(1)[0].label == "Card says 6"
+    press(state, 1, *["card"] * len(names))
+    usual = next(e.default for e in monster_entries() if e.key == "gems:Dragon")
+    assert state.phase == "who_starts" and state.table.loot["Dragon"] == usual
 
 
 def test_setup_best_liar_starts_the_game() -> None:

@@ -41,21 +41,23 @@ def test_setup_a_taken_character_cannot_be_picked_again() -> None:
 
 
 def test_setup_asks_only_for_values_the_rulebook_does_not_give() -> None:
-    """Frank (15 health, 4 cards known) is asked only for CRITICAL; Dixon for health, hand."""
+    """Frank (15 health known) is asked only for CRITICAL; Dixon only for health. The hand
+    limit is printed on the card and no rule of the companion's needs it: never asked."""
     state = new_game(3)
     for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
         press(state, seat, f"pick:{name}")
     assert [e.key for e in state.value_entries[1]] == ["critical"]
-    assert [e.key for e in state.value_entries[2]] == ["health", "hand_limit"]
+    assert [e.key for e in state.value_entries[2]] == ["health"]
 
 
 def test_setup_entered_value_shows_question_mark_until_set() -> None:
-    """The value reads '?' and OK is missing until the seat presses +1 or -1."""
+    """The value reads '?' until the seat presses +1 or -1; before that, ACT offers the
+    usual value by name ("Card says 15"), so no number only looks entered."""
     state = new_game(3)
     for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
         press(state, seat, f"pick:{name}")
     assert state.view(2, 0).big == "?"
-    assert "ok" not in [a.id for a in state.legal_actions(2)]
+    assert state.legal_actions(2)[0].label == "Card says 15"
     press(state, 2, "+1")
     assert state.view(2, 0).big == "15"
     press(state, 2, "-1")
@@ -278,3 +280,51 @@ def test_preacher_virtual_roll_goes_first_only_on_kick_ass() -> None:
         said = texts(press(state, 3, "preacher"))[0]
         press(state, 1, "drawn")
         assert (state.on_turn == 3) == ("Kick Ass" in said)
+
+
+def test_setup_card_says_takes_the_usual_value_in_one_press() -> None:
+    """ACT on "Card says 15" stores 15: one press per value that matches the usual one."""
+    state = new_game(3)
+    for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
+        press(state, seat, f"pick:{name}")
+    press(state, 2, "ok")
+    assert state.players[2].max_health == 15
+
+
+def test_setup_known_values_are_not_asked_again() -> None:
+    """Values the table entered before come in as known options and skip the entry; what
+    each seat enters comes out as Learned, for the companion to remember."""
+    from engine.known import Learned, as_options
+
+    known = as_options({"Nada.health": 12, "Nada.critical": 4, "Holly.health": 11})
+    state = GAME.new_state([1, 2, 3], known, b"k" * 32)
+    for seat, name in ((1, "Nada"), (2, "Holly"), (3, "Dixon")):
+        press(state, seat, f"pick:{name}")
+    assert state.value_entries[1] == []
+    assert [e.key for e in state.value_entries[2]] == ["critical"]
+    assert (state.players[1].max_health, state.players[1].critical) == (12, 4)
+    learned = press(state, 2, "ok")
+    assert Learned({"Holly.critical": 3}) in learned
+
+
+def test_setup_change_values_asks_again_from_the_values_in_use() -> None:
+    """With every value known the table goes straight to identities; "Change values"
+    asks that seat's values again, starting from the remembered ones."""
+    from engine.known import as_options
+
+    known = as_options({"Nada.health": 12, "Nada.critical": 4, "Holly.health": 11,
+                        "Holly.critical": 2, "Dixon.health": 9})
+    state = GAME.new_state([1, 2, 3], known, b"k" * 32)
+    for seat, name in ((1, "Nada"), (2, "Holly"), (3, "Dixon")):
+        press(state, seat, f"pick:{name}")
+    assert state.phase == "identity"
+    assert [a.id for a in state.legal_actions(1)] == ["done", "change"]
+    press(state, 1, "change")
+    assert state.legal_actions(1)[0].label == "Card says 12"
+    press(state, 1, "+1")  # the first press shows 12, the second moves it
+    press(state, 1, "+1")
+    press(state, 1, "ok")
+    press(state, 1, "ok")  # "Card says 4"
+    assert (state.players[1].max_health, state.players[1].critical) == (13, 4)
+    assert state.players[1].left == 13
+    assert [a.id for a in state.legal_actions(1)] == ["done", "change"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine.api import Action
 from engine.entry import NumberEntry
+from engine.known import known_values
 from engine.narration import NarrationRun
 from engine.phases import Phase, PhasedState
 from engine.rng import SeededRandom
@@ -55,6 +56,7 @@ class TheyLiveState(PhasedState):
     ) -> None:
         super().__init__(seats, seed, phases)
         self.options = dict(options)
+        self.known = known_values(options)  # card values the table entered before
         self.rng = SeededRandom(seed)
         deal = deal_identities(self.seats, self.rng)
         self.identities: dict[int, str] = deal.hands

@@ -114,7 +114,7 @@ def view_values(state: TheyLiveState, seat: int | None) -> SeatView:
 
 def _value_view(player: Player, entry: NumberEntry) -> SeatView:
     if entry.key in CARD_VALUES:
-        title, line = f"{player.character}: {entry.prompt}", "From your card"
+        title, line = f"{player.character}: {entry.prompt}", f"Your card's {entry.prompt}"
     else:
         title, line = entry.prompt, "Count them on the die"
     return SeatView(title, (line,), big=entry.shown(), highlight=True)
@@ -123,6 +123,8 @@ def _value_view(player: Player, entry: NumberEntry) -> SeatView:
 def view_identity(state: TheyLiveState, seat: int | None) -> SeatView:
     if seat is None:
         return _setup_public(state)
+    if state.value_entries[seat]:
+        return view_values(state, seat)
     if seat in state.ready:
         return _waiting()
     return SeatView("Your identity", ("Hold PEEK to see it", "then press Done"), highlight=True)
@@ -173,8 +175,8 @@ def _menu_view(menu: str) -> SeatView:
 
 def _standing_lines(state: TheyLiveState, player: Player) -> tuple[str, ...]:
     crit = " CRITICAL" if player.is_critical else ""
-    lines = [f"Health {player.left}/{player.max_health}{crit}",
-             f"Areas {player.areas} Hand max {player.hand_limit}"]
+    hand = f" Hand max {player.hand_limit}" if player.hand_limit is not None else ""
+    lines = [f"Health {player.left}/{player.max_health}{crit}", f"Areas {player.areas}{hand}"]
     if player.revealed and state.identities[player.seat] == INVADER:
         lines.append("No ally; enemies skip")
     return tuple(lines)
