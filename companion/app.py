@@ -64,7 +64,8 @@ class App:
         self.links = Links()
         self.session = Session(self.seat_numbers, lobby or Lobby(self.seat_numbers),
                                journal or NullJournal(), seed_source, dict(deck_lists or {}))
-        self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None))
+        self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
+                                    self.session.memory)
         self.composer = Composer(self.session, self.ui, self.links)
         self.screens = ScreenKeeper(hardware, self.links)
         one_button = frozenset(n for n, s in hardware.seats.items() if s.one_button)

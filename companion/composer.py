@@ -61,6 +61,9 @@ class Composer:
         if ui.peeking:
             return secret_face_for(view)
         face = face_for(view, *ui.bar(self.session.offers(seat)))
+        question = self.session.menu.question(seat)
+        if question:  # the seat answers the table's question: it is the title until answered
+            face = dataclasses.replace(face, title=question, inverted_title=True)
         if ui.notice:
             face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
         down = [n for n in self.links.down() if n != seat]
