@@ -36,6 +36,8 @@ from .session import Session
 
 log = logging.getLogger(__name__)
 
+CHOICES_CHANGED = "Choices changed"
+
 
 @dataclasses.dataclass(frozen=True)
 class ReloadRequested:
@@ -203,6 +205,10 @@ class App:
         elif g.gesture is Gesture.PEEK_END:
             seat.end_peek()
         elif g.gesture is Gesture.ACT:
+            if seat.lost(self.session.offers(g.seat)):  # never another action, silently
+                seat.reset_highlight()
+                seat.tell(CHOICES_CHANGED, g.at)
+                return
             action, _ = seat.current(self.session.offers(g.seat))
             if action is not None and not seat.needs_second_press(action, g.at):
                 self.choose(g.seat, action, g.at)
