@@ -106,9 +106,8 @@ def leave_the_game(state: MindInvadersState, seat: int, arg: str, now: float) ->
     state.queue = [s for s in state.queue if s != seat]
     state.menus = {s: m for s, m in state.menus.items() if m != ("target", seat)}
     text = (
-        f"Seat {seat} is eliminated: Power cards to the box, other cards to the general"
-        f" discard. The {leaving_card} Initiative card leaves the game; the floors shrink"
-        " at the next cleanup."
+        f"Seat {seat} is out: Powers to the box, the rest to the discard. The"
+        f" {leaving_card} Initiative card leaves; floors shrink at cleanup."
     )
     effects: list[Effect] = [Buzz(Tune.LOSE), Narrate(text)]
     return effects + end.last_one_standing(state) + carry_on(state)
