@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from engine.api import HourglassFace, SeatView, SecretFace
 from engine.rng import commitment
-from engine.text import fits
+from engine.text import fit
 
 from .links import Links
 from .render import Face
@@ -76,12 +76,12 @@ class Composer:
 
 def whole_outcome(view: SeatView) -> SeatView:
     """A finished game's screen shows its outcome whole: when a banner or the hourglass
-    would leave room for only its first line, the banner's word becomes the title instead
-    and the sand, no longer running, gives way ("Loss: the hourglass / ran out")."""
+    would leave room for only its first line, the banner's words join the title instead
+    ("Game over: LOST") and the sand, no longer running, gives way."""
     room = 3 if not (view.banner or view.big or view.hourglass) else 1
     if len(view.lines) <= room:
         return view
-    title = view.banner if view.banner and fits(view.banner) else view.title
+    title = fit(f"{view.title}: {view.banner}", view.banner) if view.banner else view.title
     return dataclasses.replace(view, title=title, banner=None, big=None, hourglass=None,
                                highlight=True)
 
