@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import registry
 from engine.phases import OVER, Phase, PhasedGame
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +20,14 @@ PACKAGES = sorted(p.parent for p in (ROOT / "engine" / "games").glob("*/__init__
 PACKAGES.append(ROOT / "tests" / "sixth_game")
 PARTS = ("__init__", "state", "phases", "setup", "turns", "end", "views", "text")
 IDS = [p.name for p in PACKAGES]
+
+
+@pytest.fixture(autouse=True)
+def _registry_restored():
+    """Importing the sixth game registers it: the other suites must still see five games."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry, "_GAMES", dict(registry._GAMES))
+        yield
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=IDS)
