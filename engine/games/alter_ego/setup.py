@@ -105,9 +105,9 @@ def pile_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[
         return []
     state.picks = [1 + state.rng.below(count.current) for count in state.counts]
     state.phase = "picks"
-    chosen = ", ".join(f"pile {i + 1} card {pick}" for i, pick in enumerate(state.picks))
+    chosen = ", ".join(f"pile {i + 1}: card {pick}" for i, pick in enumerate(state.picks))
     return [Buzz(Tune.REVEAL),
-            Reveal(f"Arch Villains, from the top: {chosen}. The rest to the box.")]
+            Reveal(f"Arch Villains from the top, {chosen}. The rest to the box.")]
 
 
 def offer_picks(state: AlterEgoState, seat: int) -> list[Action]:
