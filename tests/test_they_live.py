@@ -14,7 +14,9 @@ from tests.test_they_live_support import (
     GAME,
     end_wave_turns,
     enter,
+    humans,
     invaders,
+    kill,
     new_game,
     pick_and_enter,
     press,
@@ -157,6 +159,22 @@ def test_wave_draws_two_cards_per_player() -> None:
     state = new_game(5)
     to_first_wave(state)
     assert "draw 10" in state.view(1, 0).lines[0].lower()
+
+
+def test_wave_after_a_death_draws_two_cards_per_living_player() -> None:
+    """The They Live rulebook: "draw War Table cards equal to 2 x the number of players" and
+    "When the last player takes their turn, there will only be 2 cards left in the middle".
+    Five players with one dead take four turns, so the next wave draws 8, not 10."""
+    state = new_game(5)
+    to_turns(state)
+    kill(state, humans(state)[0])
+    end_wave_turns(state)
+    said: list[str] = []
+    while state.phase == "force":
+        said += texts(press(state, next(iter(state.active_seats())), "pass"))
+    assert state.wave == 2
+    assert "Wave 2: draw 8 cards" in said
+    assert state.view(None, 0).lines[0] == "Draw 8 cards"
 
 
 def test_wave_enemy_goes_back_at_a_random_depth_in_waves_one_to_three() -> None:

@@ -3,9 +3,10 @@
 The rules in short (the They Live rulebook). Three to six players each play a character; in
 secret some are Humans and some Invaders (3: 2H+1I; 4: 3H+2I, one card aside; 5: 3H+2I;
 6: 4H+3I, one aside). With four or more players the Invaders learn each other in an Invader
-check. Each wave: New Resources (2 x players cards; in waves 1-3 drawn enemies go back at a
-random depth), player turns (lowest remaining health first, ties to the higher starting
-CRITICAL value, a Preacher's Kick Ass first), then an optional force-reveal vote. CRITICAL
+check. Each wave: New Resources (2 cards for each living player, since the dead take no
+turn and the last player finds 2 cards left; in waves 1-3 drawn enemies go back at a random
+depth), player turns (lowest remaining health first, ties to the higher starting CRITICAL
+value, a Preacher's Kick Ass first), then an optional force-reveal vote. CRITICAL
 players may be inspected with Hoffman Lenses. Death reveals the identity (and, for an Invader
 in a 4- or 6-player game, the spare card). Humans win when every Invader in play is dead;
 Invaders win when every Human is dead or when they hold as many city areas as there are

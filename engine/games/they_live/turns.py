@@ -15,7 +15,7 @@ from engine.api import Action, Buzz, Effect, Narrate, Vibrate
 from engine.cues import Pattern, Tune
 
 from .cards import KICK_ASS
-from .deck import PUT_BACK_WAVES, draw_virtual, put_enemy_back
+from .deck import PUT_BACK_WAVES, draw_virtual, put_enemy_back, wave_draw
 from .end import check_win, kill
 from .menus import DEATH, offer_menu
 
@@ -51,7 +51,7 @@ def begin_wave(state: TheyLiveState) -> list[Effect]:
     state.preacher_rolled.clear()
     state.preacher_first.clear()
     state.enemy_note = None
-    count = 2 * len(state.seats)
+    count = wave_draw(state)
     effects: list[Effect] = [Buzz(Tune.TURN), Narrate(f"Wave {state.wave}: draw {count} cards")]
     if state.wave == PUT_BACK_WAVES + 1:
         effects.append(Narrate("From now on, drawn enemies stay"))
@@ -113,7 +113,7 @@ def enemy_drawn(state: TheyLiveState, seat: int, arg: str, now: float) -> list[E
 
 
 def cards_out(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.deck_left = max(0, state.deck_left - 2 * len(state.seats))
+    state.deck_left = max(0, state.deck_left - wave_draw(state))
     state.drawn = []
     return _begin_turns(state)
 
