@@ -8,7 +8,10 @@ turn and the last player finds 2 cards left; in waves 1-3 drawn enemies go back 
 depth), player turns (lowest remaining health first, ties to the higher starting CRITICAL
 value, a Preacher's Kick Ass first), then an optional force-reveal vote. CRITICAL
 players may be inspected with Hoffman Lenses. Death reveals the identity (and, for an Invader
-in a 4- or 6-player game, the spare card). Humans win when every Invader in play is dead;
+in a 4- or 6-player game, the spare card); the dying seat says who killed it: a killing player
+takes all its cards and city areas (an enemy's victim, or a force-reveal's, shuffles them
+back), and a revealed Invader killing a Human, or a Human killing an Invader when more than
+one is in play, heals 2. Humans win when every Invader in play is dead;
 Invaders win when every Human is dead or when they hold as many city areas as there are
 players.
 

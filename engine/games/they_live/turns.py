@@ -183,11 +183,12 @@ def take_damage(state: TheyLiveState, seat: int, arg: str, now: float) -> list[E
     return [Vibrate(seat, Pattern.SHORT)]
 
 
-def confirm_death(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    """The death stands; if it was this seat's turn, the next seat plays."""
+def confirm_death(state: TheyLiveState, seat: int, killer: str, now: float) -> list[Effect]:
+    """The death stands, "die:enemy" or "die:N" for a kill by seat N; if it was this seat's
+    turn, the next seat plays."""
     del state.menus[seat]
     state.players[seat].left = 0
-    effects = kill(state, seat)
+    effects = kill(state, seat, None if killer == "enemy" else int(killer))
     if not state.is_terminal() and seat == state.on_turn:
         state.to_play.discard(seat)
         effects += _next_turn(state)

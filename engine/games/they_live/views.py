@@ -160,7 +160,7 @@ def view_turns(state: TheyLiveState, seat: int | None) -> SeatView:
 _MENU_WORDS = {
     INSPECT: ("Inspect whom?", "Hoffman Lenses"),
     ACCUSE: ("Force-reveal whom?", "Hoffman Lenses"),
-    DEATH: ("No health left", "Dead? Confirm"),
+    DEATH: ("No health left", "Dead? Killed by whom?"),
     REVEAL: ("SELF-REVEAL?", "Invaders only"),
     REVEAL_SURE: ("SELF-REVEAL?", "Cannot be undone"),
 }
