@@ -247,6 +247,23 @@ def test_turn_only_the_current_seat_can_heal_or_end() -> None:
         press(state, other, "end")
 
 
+def test_turn_city_areas_stop_at_the_nine_in_the_box() -> None:
+    """The They Live rulebook: "The city is split into 9 key areas": once the table holds all
+    nine between them, nobody can take a tenth, and the seat is told why."""
+    state = new_game(4)
+    to_turns(state)
+    holder = next(s for s in humans(state) if s != state.on_turn)
+    state.players[holder].areas = 7
+    press(state, state.on_turn, "area")
+    press(state, state.on_turn, "area")
+    assert sum(p.areas for p in state.players.values()) == 9
+    assert "area" not in [a.id for a in state.legal_actions(state.on_turn)]
+    with pytest.raises(ValueError, match="All 9 city areas are held"):
+        press(state, state.on_turn, "area")
+    press(state, state.on_turn, "unarea")
+    assert "area" in [a.id for a in state.legal_actions(state.on_turn)]
+
+
 def test_turn_lethal_damage_asks_to_confirm() -> None:
     """The last health square needs 'Yes: I am dead'; Cancel keeps the player alive."""
     state = new_game(4)

@@ -13,7 +13,7 @@ takes all its cards and city areas (an enemy's victim, or a force-reveal's, shuf
 back), and a revealed Invader killing a Human, or a Human killing an Invader when more than
 one is in play, heals 2. Humans win when every Invader in play is dead;
 Invaders win when every Human is dead or when they hold as many city areas as there are
-players.
+players (of the 9 in the box, which the table can never hold more than between them).
 
 The companion runs the identities and everything that touches them; the players keep every
 other card and report health, city areas and deaths with their seat buttons. The flow is the

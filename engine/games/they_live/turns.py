@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from engine.api import Action, Buzz, Effect, Narrate, Vibrate
 from engine.cues import Pattern, Tune
 
-from .cards import KICK_ASS
+from .cards import CITY_AREAS, KICK_ASS
 from .deck import PUT_BACK_WAVES, draw_virtual, put_enemy_back, wave_draw
 from .end import check_win, kill
 from .menus import DEATH, offer_menu
@@ -151,7 +151,8 @@ def offer_turns(state: TheyLiveState, seat: int) -> list[Action]:
     actions = [Action("end", "End turn"), damage]
     if player.left < player.max_health:
         actions.append(Action("heal", "+1 health", undoable=True, repeat=True))
-    actions.append(Action("area", "+1 city area"))
+    if state.areas_free():
+        actions.append(Action("area", "+1 city area"))
     actions += roll
     if state.inspect_targets(seat):
         actions.append(Action("inspect", "Inspect..."))
@@ -165,6 +166,8 @@ def offer_turns(state: TheyLiveState, seat: int) -> list[Action]:
 def not_your_turn(state: TheyLiveState, seat: int, action_id: str) -> str:
     if action_id in TURN_ONLY and seat != state.on_turn:
         return f"Seat {state.on_turn}'s turn"
+    if action_id == "area" and not state.areas_free():
+        return f"All {CITY_AREAS} city areas are held"
     return "Not now"
 
 
