@@ -294,6 +294,26 @@ def test_elimination_of_the_first_player_passes_the_first_card_on() -> None:
     assert state.first == 3 and state.waiting() == {3}
 
 
+def test_elimination_during_cleanup_drops_the_seat_from_the_next_contest() -> None:
+    """The Mind Invaders rulebook: "ONLY the players who still have Power cards in hand will
+    participate in the next contest". A seat that answered "I have Power cards" and is then
+    eliminated before cleanup ends is not one of them: the next contest, and its Collection,
+    go on without it."""
+    state = started(game_where(3, lambda s: s.first == 1))
+    play_contest(state)
+    collect_all(state)
+    state.apply(2, "power:yes", 0.0)
+    state.apply(2, "eliminated", 0.0)
+    state.apply(2, "out", 0.0)
+    state.apply(1, "power:yes", 0.0)
+    state.apply(3, "power:yes", 0.0)
+    assert state.phase == "block" and state.participants == {1, 3}
+    play_contest(state)
+    assert state.phase == "collect" and state.waiting() == {1, 3}
+    collect_all(state)
+    assert state.phase == "cleanup"
+
+
 def test_elimination_last_seat_standing_wins() -> None:
     """When all others are eliminated, the last seat wins and every Character is shown."""
     state = started(new_game(3, 4))

@@ -102,6 +102,7 @@ def leave_the_game(state: MindInvadersState, seat: int, arg: str, now: float) ->
     if state.first == seat:
         state.first = state.ring.left_of(seat, gone=state.eliminated) or seat
     state.participants.discard(seat)
+    state.power_left.pop(seat, None)  # an answer from cleanup must not seat it next contest
     state.green.discard(seat)
     state.queue = [s for s in state.queue if s != seat]
     state.menus = {s: m for s, m in state.menus.items() if m != ("target", seat)}
