@@ -41,7 +41,7 @@ def started(state: MindInvadersState) -> MindInvadersState:
 
 def play_contest(state: MindInvadersState, intensify: frozenset[int] = frozenset()) -> None:
     """Block, one round of II-IV where only ``intensify`` stay green, then all hold."""
-    state.apply(state.first, "blocked", 0.0)
+    state.apply(state.queue[0], "blocked", 0.0)
     while state.phase in ("hidden", "reveal", "hold"):
         seat = state.queue[0]
         if state.phase == "hidden":
@@ -211,8 +211,25 @@ def test_cleanup_only_seats_with_power_cards_play_next() -> None:
         state.apply(seat, "power:yes" if seat in (1, 3) else "power:no", 0.0)
     assert state.phase == "block" and state.participants == {1, 3}
     assert state.view(2, 0.0).lines[-1].endswith("no Power cards")
-    state.apply(state.first, "blocked", 0.0)
+    state.apply(state.queue[0], "blocked", 0.0)
     assert set(state.queue) == {1, 3}
+
+
+def test_cleanup_the_block_skips_a_1st_holder_without_power_cards() -> None:
+    """The Mind Invaders rulebook: "ONLY the players who still have Power cards in hand will
+    participate in the next contest". The 1st Initiative's holder without Power cards sits
+    the block out too: the next seat playing, in Initiative order, blocks."""
+    state = started(game_where(4, lambda s: s.first == 4))
+    play_contest(state)
+    collect_all(state)
+    assert state.first == 1 and state.initiative_order() == [1, 2, 3, 4]
+    effects = [e for seat in state.seats
+               for e in state.apply(seat, "power:no" if seat == 1 else "power:yes", 0.0)]
+    assert state.phase == "block" and state.waiting() == {2}
+    assert Narrate("Contest 2: Seat 2 blocks a card on the lower floor.") in effects
+    assert "blocked" not in [a.id for a in state.legal_actions(1)]
+    state.apply(2, "blocked", 0.0)
+    assert state.phase == "hidden" and state.queue == [2, 3, 4]
 
 
 def test_cleanup_nobody_with_power_cards_takes_them_all_back() -> None:
