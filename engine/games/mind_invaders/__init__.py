@@ -18,7 +18,10 @@ The Mind Invaders rulebook, as the companion runs it:
   investigation icon): that Character is revealed to all; an Alien unmasking the Human wins.
   A seat whose cards meet its victory condition wins; one meeting an elimination condition
   (or both at once) leaves, the highest Initiative card leaves the game, and the floors
-  shrink at the next cleanup. The last seat left wins.
+  shrink at the next cleanup. The rulebook does not say who gets the leaver's Initiative
+  card, so the seats after it each take the card before theirs (the companion names each
+  handover): the survivors keep their order and the highest card is the one left over.
+  The last seat left wins.
 
 The companion cannot see the cards, so victory, elimination and the investigation's discard
 are declared on the seat's buttons; the Characters live only in the companion.
