@@ -87,6 +87,34 @@ def test_setup_arch_villain_pick_is_uniform_within_each_pile() -> None:
     assert chi_square(fours, {card: deals / 4 for card in (1, 2, 3, 4)}) < 16.27  # df 3
 
 
+def test_setup_arch_villain_piles_share_the_nine_cards_of_the_box() -> None:
+    """The Alter Ego rulebook's components: "9 Arch Villain Cards (3 types)". Piles of 4 and
+    4 leave 1 card for the third pile, which is offered exactly that (4 + 4 + 4 is refused,
+    so no pick names a card that is not there); no pile can take a card another needs."""
+    state = new_game(3, 0)
+    for seat in state.seats:
+        press(state, seat, "ready")
+    press(state, state.host, *["add:1"] * 9)
+    assert "Count: 7" in state.view(state.host, 0.0).lines
+    press(state, state.host, *["add:-1"] * 3, "ok", "add:1", "ok")
+    assert state.count().current == 1 and ids(state, state.host)[0] == "ok"
+    press(state, state.host, "add:1", "add:1", "add:1")
+    assert "Count: 1" in state.view(state.host, 0.0).lines
+    press(state, state.host, "ok")
+    assert state.picks[2] == 1
+
+
+def test_setup_last_arch_villain_pile_is_offered_what_is_left() -> None:
+    """After piles of 4 and 3, the third pile's OK accepts the 2 cards left of the nine."""
+    state = new_game(3, 0)
+    for seat in state.seats:
+        press(state, seat, "ready")
+    press(state, state.host, "add:1", "ok", "ok")
+    assert state.count().current == 2
+    press(state, state.host, "ok")
+    assert state.picks[2] in (1, 2)
+
+
 def test_setup_one_arch_villain_of_each_type_is_revealed() -> None:
     """The pick names one card in each of the three piles, for everyone to see."""
     state = new_game(3, 1)
