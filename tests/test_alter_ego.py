@@ -158,6 +158,21 @@ def test_setup_nemesis_rows_are_dealt_fairly() -> None:
     assert chi_square(rows, {row: deals / 4 for row in (1, 2, 3, 4)}) < 16.27  # df 3
 
 
+def test_setup_nemesis_row_is_laid_from_a_shuffled_deck() -> None:
+    """The Alter Ego rulebook: "Deal each player 1 Nemesis card, which they keep hidden from
+    other players." A row laid from an unshuffled stack would let the table guess whose card
+    is whose, so the table is told to shuffle the Nemesis cards before laying the row."""
+    state = new_game(3, 0)
+    for seat in state.seats:
+        press(state, seat, "ready")
+    effects = press(state, state.host, "ok", "ok", "ok", "taken",
+                    *[step for _ in range(3) for step in ("add:5", "ok")])
+    said = [e.text for e in effects if isinstance(e, Narrate)]
+    assert ("Shuffle the Nemesis cards, then lay 3 face down in a row; PEEK: which is yours."
+            in said)
+    assert state.view(None, 0.0).lines[0] == "Shuffle the Nemeses;"
+
+
 def test_setup_nemesis_only_on_own_peek() -> None:
     """A seat's Nemesis row is on its PEEK face and on no other seat's screen."""
     state = set_up(new_game(4, 2))

@@ -135,5 +135,6 @@ def pool_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[
     state.city.supply = [count.current for count in state.counts]
     state.phase = "deal_nemeses"
     state.ready = set()
-    text = f"Lay {len(state.seats)} Nemesis cards face down in a row; PEEK: which is yours."
+    text = (f"Shuffle the Nemesis cards, then lay {len(state.seats)} face down in a row;"
+            " PEEK: which is yours.")
     return [Narrate(text)]
