@@ -340,6 +340,20 @@ def test_combat_claim_must_match_the_monster_strength() -> None:
                              "claim:Knight", "back"]
 
 
+def test_combat_against_an_unknown_strength_needs_more_than_the_troll() -> None:
+    """The Heroes Love to Lie rulebook: "The Troll (strength 5) can only fight the Skeleton
+    (strength 5)", so a Monster whose strength is left unknown is stronger than 5: against the
+    Dragon no Bard (0) is offered, and the Elf (6) may still fight the Wyvern, as Marius does
+    ("I am the Elf and I am fighting the Wyvern")."""
+    state = started(3)
+    rig_monsters(state, ["Dragon", "Wyvern"])
+    assert state.table.strengths["Dragon"] is None and state.table.strengths["Wyvern"] is None
+    press(state, 1, "combat", "fight:0")
+    assert ids(state, 1) == ["claim:Elf", "claim:Mage", "claim:Giant", "claim:Knight", "back"]
+    press(state, 1, "back", "combat", "fight:1")
+    assert ids(state, 1)[0] == "claim:Elf"
+
+
 def test_unknown_loot_is_read_off_the_card_when_won() -> None:
     """The Skeleton's Gems are not in the rulebook: the fighter enters them once."""
     state = started(3)

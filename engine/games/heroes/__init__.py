@@ -3,7 +3,8 @@
 Rules in brief (the Heroes Love to Lie rulebook): 2 to 5 players each hold one secret Hero out
 of 19 (strengths 0-9); one more is set aside face down. On a turn a player takes POWER (draw,
 discard one of two Heroes face up, then claim a Hero and one or two of its powers), COMBAT
-(claim a Hero at least as strong as a Monster in play, win 1 Glory and its Gems) or
+(claim a Hero at least as strong as a Monster in play, win 1 Glory and its Gems; a strength
+left unknown counts as 6, since "The Troll (strength 5) can only fight the Skeleton") or
 UNMASKING (pay 6 Gems, name a seat's Hero: if right, that seat loses a Life Point and changes
 Hero). Any claim may be challenged by the first seat to dare: a caught liar pays the
 announced costs and loses a Life Point; a truthful claimant shows and replaces the card and

@@ -144,6 +144,12 @@ class Table:
         self.in_play[index] = self.monsters.draw()
         return self.in_play[index]
 
+    def strength_needed(self, monster: str) -> int:
+        """The strength a Hero needs to fight ``monster``: the one read off its card, else the
+        least the rulebook implies (never 0: no Bard against the Dragon)."""
+        strength = self.strengths[monster]
+        return MONSTERS[monster].least if strength is None else strength
+
     def strength_text(self, monster: str) -> str:
         strength = self.strengths[monster]
         return "?" if strength is None else str(strength)
