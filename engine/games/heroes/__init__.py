@@ -10,7 +10,10 @@ Hero). Any claim may be challenged by the first seat to dare: a caught liar pays
 announced costs and loses a Life Point; a truthful claimant shows and replaces the card and
 the challenger loses a Life Point. The Giant may cancel a theft and the Knight may copy a
 fight's Gems, out of turn, and those claims can be challenged too. The first seat to 4 Glory,
-or the last seat with Life Points, wins.
+or the last seat with Life Points, wins. The Bard's reshuffle takes "the face-down discarded
+Hero cards", read as the ones its other power put face down onto the set-aside card: they and
+the set-aside card join the draw pile, while the face-up discards stay (an empty pile, by
+contrast, is rebuilt from every discard).
 
 Seat flow (``phases.py``): setup (Monster values read off the cards; the best liar presses to
 start), then turns: ``turns`` (actions and claims), ``challenges`` (the reaction windows),
