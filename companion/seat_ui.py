@@ -95,7 +95,7 @@ class SeatUI:
 
     def tell(self, text: str, now: float, *, important: bool = False) -> None:
         """Queue ``text`` for the title bar, in pages of one line each."""
-        self.pending.append(Notice(deque(pages(text)[:MAX_NOTICE_PAGES]), important))
+        self.pending.append(Notice(deque(pages(text)), important))  # whole: never cut
         self._trim()
         if self.notice_until is None:
             self._next_page(now)

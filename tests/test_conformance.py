@@ -19,7 +19,7 @@ from PIL import Image
 from companion.composer import face_for, whole_outcome
 from companion.record import GameRecord, JournaledAction
 from companion.render import Face, render
-from companion.seat_ui import MAX_NOTICE_PAGES, pages
+from companion.seat_ui import pages
 from engine import registry
 from engine.api import Effect, Game, Narrate, Reveal, State
 from engine.exc import IllegalAction
@@ -266,7 +266,7 @@ def _assert_outcome_drawn_whole(state: State, seat: int, now: float) -> None:
 
 
 def _assert_notice_fits(text: str) -> None:
-    """A notice is paged at spaces, never mid-word, in no more pages than a seat keeps."""
+    """A notice is paged at spaces, never mid-word, and every word of it is shown."""
     lines = pages(text)
-    assert len(lines) <= MAX_NOTICE_PAGES, (len(lines), text)
     assert all(len(line) <= 21 and line in text for line in lines), text
+    assert " ".join(lines) == " ".join(text.split()), text
