@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from engine.api import HourglassFace, SeatView, SecretFace
 from engine.rng import commitment
+from engine.text import fit
 from hardware.base import Code
 
 from .links import Links
@@ -49,7 +50,7 @@ class Composer:
             lines = (RESTARTED, *view.lines[: 0 if view.big else 2])
             view = dataclasses.replace(view, lines=lines)
         if state.is_terminal() and seat is not None:
-            view = dataclasses.replace(view, secret=key_face(record.key))
+            view = dataclasses.replace(whole_outcome(view), secret=key_face(record.key))
         if seat is None or seat not in state.seats:
             lines = (*view.lines, *fairness_lines(record.key, state.is_terminal()))
             view = dataclasses.replace(view, lines=lines)
@@ -64,6 +65,9 @@ class Composer:
         if ui.peeking:
             return secret_face_for(view)
         face = face_for(view, *ui.bar(self.session.offers(seat)))
+        question = self.session.menu.question(seat)
+        if question:  # the seat answers the table's question: it is the title until answered
+            face = dataclasses.replace(face, title=question, inverted_title=True)
         if ui.notice:
             face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
         down = [n for n in self.links.down() if n != seat]
@@ -83,6 +87,18 @@ class Composer:
         if session.state.is_terminal():
             return Code("Key", record.key.hex())
         return Code("Commitment", commitment(record.key))
+
+
+def whole_outcome(view: SeatView) -> SeatView:
+    """A finished game's screen shows its outcome whole: when a banner or the hourglass
+    would leave room for only its first line, the banner's words join the title instead
+    ("Game over: LOST") and the sand, no longer running, gives way."""
+    room = 3 if not (view.banner or view.big or view.hourglass) else 1
+    if len(view.lines) <= room:
+        return view
+    title = fit(f"{view.title}: {view.banner}", view.banner) if view.banner else view.title
+    return dataclasses.replace(view, title=title, banner=None, big=None, hourglass=None,
+                               highlight=True)
 
 
 def key_face(key: bytes) -> SecretFace:

@@ -115,12 +115,13 @@ def test_fairness_app_journal_passes_the_audit_with_the_noted_commitment(tmp_pat
                 break
             random_table_step(table, moves, system=False)
         assert table.app.state.is_terminal()
-        table.wait(1)
+        table.wait(2.5)  # presses settle for 2 s after the end
         words = [face.text() for face in table.app.screens.faces.values()]
         words += ["\n".join(page.lines) for page in table.public.pages]
         assert all("seed" not in text.lower() for text in words)
         assert table.public.pages[-1].code == Code("Key", KEY.hex())
         table.choose(1, "sys:lobby")
+        table.choose(1, "sys:yes")  # the game is archived: the audit may read it
     lines: list[str] = []
     assert run_audit(str(tmp_path), None, noted, out=lines.append) == 0, lines
     assert f"  key:  {KEY.hex()}" in lines

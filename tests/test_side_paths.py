@@ -37,7 +37,7 @@ from tests.secrecy import (
 
 KEYS = [game.key for game in registry.all_games()]
 STEPS = 50
-NOT_LEAVING = ("sys:end", "sys:end-yes", "sys:lobby", "sys:again")
+NOT_LEAVING = ("sys:end", "sys:yes", "sys:lobby", "sys:again")
 
 
 def _player(text: str) -> SeededRandom:
@@ -176,7 +176,7 @@ def test_side_paths_end_game_leaves_no_secret_behind(key: str) -> None:
         hidden = table.app.state.secrets_hidden_from(None) | table.deal_secrets()
         seat = table.app.state.seats[0]
         table.choose(seat, "sys:end")
-        table.choose(seat, "sys:end-yes")
+        table.choose(seat, "sys:yes")
         assert table.app.state is None
         table.wait(5)
         assert_table_keeps_secrets(table, hidden)
@@ -211,7 +211,10 @@ def test_side_paths_key_revealed_only_at_the_end(key: str) -> None:
         table.wait(0.1)
         assert_table_keeps_secrets(table)
         assert table.public.pages[-1].code == Code("Key", dealt.key.hex())
+        table.wait(2)  # presses in the first 2 s after the end are ignored
         table.choose(seat, "sys:again")
+        assert table.app.record.key == dealt.key  # asked, not dealt: "Play again?"
+        table.choose(seat, "sys:yes")
         assert table.app.state is None and table.app.record is None  # the players cut first
         for cutter in dealt.seats:
             table.choose(cutter, "cut")
