@@ -18,8 +18,8 @@ KEY_SCREENS = {
         SeatView("Table companion", ("Press ACT to join", "Players: 2", "Seats: 1 3")),
         "> Join"),
     "seat_peek_secret": secret_face_for(
-        SeatView("Seat 2's turn", secret=SecretFace("You are an INVADER", ("Other Invader:",
-                                                                          "Seat 5")))),
+        SeatView("Seat 2's turn", secret=SecretFace("INVADER CHECK", (
+            "Other Invaders:", "Seat 5: Invader", "Hold until the cue")))),
     "seat_game_over": face_for(
         SeatView("Game over", ("Win: everyone escaped",), banner="WIN"), "> Play again", "1/2"),
 }
