@@ -1,4 +1,4 @@
-"""Table scripts: plain-text plays of a whole table (DESIGN §8).
+"""Table scripts: plain-text plays of a whole table (docs/table-scripts.md).
 
 A script presses, holds and releases seat buttons on the simulated table's mock pins, lets
 time pass on a fake clock, and checks what each seat's screen says. Tests, bug reports and

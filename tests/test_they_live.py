@@ -14,7 +14,9 @@ from tests.test_they_live_support import (
     GAME,
     end_wave_turns,
     enter,
+    humans,
     invaders,
+    kill,
     new_game,
     pick_and_enter,
     press,
@@ -159,6 +161,22 @@ def test_wave_draws_two_cards_per_player() -> None:
     assert "draw 10" in state.view(1, 0).lines[0].lower()
 
 
+def test_wave_after_a_death_draws_two_cards_per_living_player() -> None:
+    """The They Live rulebook: "draw War Table cards equal to 2 x the number of players" and
+    "When the last player takes their turn, there will only be 2 cards left in the middle".
+    Five players with one dead take four turns, so the next wave draws 8, not 10."""
+    state = new_game(5)
+    to_turns(state)
+    kill(state, humans(state)[0])
+    end_wave_turns(state)
+    said: list[str] = []
+    while state.phase == "force":
+        said += texts(press(state, next(iter(state.active_seats())), "pass"))
+    assert state.wave == 2
+    assert "Wave 2: draw 8 cards" in said
+    assert state.view(None, 0).lines[0] == "Draw 8 cards"
+
+
 def test_wave_enemy_goes_back_at_a_random_depth_in_waves_one_to_three() -> None:
     """'Enemy drawn' names a depth below the top card; from wave 4 the button is gone."""
     state = new_game(3)
@@ -227,6 +245,23 @@ def test_turn_only_the_current_seat_can_heal_or_end() -> None:
     press(state, other, "damage")
     with pytest.raises(ValueError, match="turn"):
         press(state, other, "end")
+
+
+def test_turn_city_areas_stop_at_the_nine_in_the_box() -> None:
+    """The They Live rulebook: "The city is split into 9 key areas": once the table holds all
+    nine between them, nobody can take a tenth, and the seat is told why."""
+    state = new_game(4)
+    to_turns(state)
+    holder = next(s for s in humans(state) if s != state.on_turn)
+    state.players[holder].areas = 7
+    press(state, state.on_turn, "area")
+    press(state, state.on_turn, "area")
+    assert sum(p.areas for p in state.players.values()) == 9
+    assert "area" not in [a.id for a in state.legal_actions(state.on_turn)]
+    with pytest.raises(ValueError, match="All 9 city areas are held"):
+        press(state, state.on_turn, "area")
+    press(state, state.on_turn, "unarea")
+    assert "area" in [a.id for a in state.legal_actions(state.on_turn)]
 
 
 def test_turn_lethal_damage_asks_to_confirm() -> None:

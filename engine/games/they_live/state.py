@@ -17,7 +17,7 @@ from engine.phases import Phase, PhasedState
 from engine.rng import SeededRandom
 from engine.votes import Vote
 
-from .cards import DIE_SIDES, INVADER, WAR_TABLE_CARDS, deal_identities
+from .cards import CITY_AREAS, DIE_SIDES, INVADER, WAR_TABLE_CARDS, deal_identities
 from .text import identity_phrase, invaders_in_play_phrase, spare_phrase
 
 
@@ -120,6 +120,10 @@ class TheyLiveState(PhasedState):
 
     def living(self) -> list[int]:
         return [seat for seat in self.seats if self.players[seat].alive]
+
+    def areas_free(self) -> int:
+        """City areas nobody holds: "The city is split into 9 key areas"."""
+        return CITY_AREAS - sum(p.areas for p in self.players.values())
 
     def taken_characters(self) -> set[str]:
         return {p.character for p in self.players.values() if p.character}

@@ -17,7 +17,7 @@ from engine.text import fit, screen_lines
 
 from .cards import INVADER
 from .check import CHECK_TITLE, check_face, in_silent_meeting
-from .deck import PUT_BACK_WAVES, card_name
+from .deck import PUT_BACK_WAVES, card_name, wave_draw
 from .menus import ACCUSE, DEATH, INSPECT, REVEAL, REVEAL_SURE
 from .setup import CARD_VALUES
 from .text import (
@@ -164,7 +164,7 @@ def view_resources(state: TheyLiveState, seat: int | None) -> SeatView:
     if state.drawn:
         card = card_name(state.drawn[state.shown_card])
         return SeatView(title, (f"Card {state.shown_card + 1}/{len(state.drawn)}:", card))
-    lines = [f"Draw {2 * len(state.seats)} cards"]
+    lines = [f"Draw {wave_draw(state)} cards"]
     if state.wave <= PUT_BACK_WAVES:
         lines.append(state.enemy_note or "Enemy? press Enemy")
     return SeatView(title, tuple(lines))
@@ -184,7 +184,7 @@ def view_turns(state: TheyLiveState, seat: int | None) -> SeatView:
 _MENU_WORDS = {
     INSPECT: ("Inspect whom?", "Hoffman Lenses"),
     ACCUSE: ("Force-reveal whom?", "Hoffman Lenses"),
-    DEATH: ("No health left", "Dead? Confirm"),
+    DEATH: ("No health left", "Dead? Killed by whom?"),
     REVEAL: ("SELF-REVEAL?", "Invaders only"),
     REVEAL_SURE: ("SELF-REVEAL?", "Cannot be undone"),
 }
