@@ -124,8 +124,8 @@ def face_for(view: SeatView, bar: str = "", bar_right: str = "") -> Face:
     )
 
 
-NOTHING_SECRET = SecretFace("Nothing secret", ("You hold no secret", "in this game.",
-                                                "Release PEEK"))
+NOTHING_SECRET = SecretFace("Nothing secret", ("You hold no secret", "in this game:",
+                                                "all is on the table"))
 
 
 def secret_face_for(view: SeatView, page: int = 0) -> Face:
