@@ -256,3 +256,20 @@ def test_link_pod_of_another_version_is_accepted_with_a_warning(pty_pod, caplog)
     assert found is not None
     assert f"runs firmware 0.0.9, this companion is {VERSION}" in caplog.text
     finder.release(found[0])
+
+
+def test_link_pod_replugged_on_the_same_tty_is_found_again(pty_pod) -> None:
+    """udev removes a pod's name as the cable comes out, often before its seat lets go of the
+    port; the pod plugged back in on the same tty is still found."""
+    link, start = pty_pod
+    start(wire.hello(2, "ssd1306", 0, VERSION))
+    device = os.path.realpath(link)
+    finder = PodFinder({2: "auto"}, list_ports=listing(link))
+    found = finder.find(2)
+    assert found is not None
+    link.unlink()  # unplugged: the name goes first
+    finder.release(found[0])
+    link.symlink_to(device)  # plugged back in, on the same tty
+    again = finder.find(2)
+    assert again is not None and again[1].seat == 2
+    finder.release(again[0])
