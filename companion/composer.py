@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from engine.api import HourglassFace, SeatView, SecretFace
 from engine.rng import commitment
+from engine.text import fit
 
 from .links import Links
 from .render import Face
@@ -46,7 +47,7 @@ class Composer:
             lines = (RESTARTED, *view.lines[: 0 if view.big else 2])
             view = dataclasses.replace(view, lines=lines)
         if state.is_terminal() and seat is not None:
-            view = dataclasses.replace(view, secret=seed_face(record.seed))
+            view = dataclasses.replace(whole_outcome(view), secret=seed_face(record.seed))
         if seat is None or seat not in state.seats:
             lines = (*view.lines, *fairness_lines(record.seed, state.is_terminal()))
             view = dataclasses.replace(view, lines=lines)
@@ -61,6 +62,9 @@ class Composer:
         if ui.peeking:
             return secret_face_for(view)
         face = face_for(view, *ui.bar(self.session.offers(seat)))
+        question = self.session.menu.question(seat)
+        if question:  # the seat answers the table's question: it is the title until answered
+            face = dataclasses.replace(face, title=question, inverted_title=True)
         if ui.notice:
             face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
         down = [n for n in self.links.down() if n != seat]
@@ -68,6 +72,18 @@ class Composer:
             return face
         alert = "! Seat " + ",".join(str(n) for n in down) + " offline"
         return dataclasses.replace(face, lines=(alert, *face.lines))
+
+
+def whole_outcome(view: SeatView) -> SeatView:
+    """A finished game's screen shows its outcome whole: when a banner or the hourglass
+    would leave room for only its first line, the banner's words join the title instead
+    ("Game over: LOST") and the sand, no longer running, gives way."""
+    room = 3 if not (view.banner or view.big or view.hourglass) else 1
+    if len(view.lines) <= room:
+        return view
+    title = fit(f"{view.title}: {view.banner}", view.banner) if view.banner else view.title
+    return dataclasses.replace(view, title=title, banner=None, big=None, hourglass=None,
+                               highlight=True)
 
 
 def seed_face(seed: bytes) -> SecretFace:

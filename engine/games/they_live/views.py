@@ -17,7 +17,7 @@ from engine.text import fit, screen_lines
 
 from .cards import INVADER
 from .check import CHECK_TITLE, check_face, in_silent_meeting
-from .deck import PUT_BACK_WAVES, card_name
+from .deck import PUT_BACK_WAVES, card_name, wave_draw
 from .menus import ACCUSE, DEATH, INSPECT, REVEAL, REVEAL_SURE
 from .setup import CARD_VALUES
 from .text import SETUP_TITLE, WAITING, identity_phrase
@@ -114,7 +114,7 @@ def view_values(state: TheyLiveState, seat: int | None) -> SeatView:
 
 def _value_view(player: Player, entry: NumberEntry) -> SeatView:
     if entry.key in CARD_VALUES:
-        title, line = f"{player.character}: {entry.prompt}", "From your card"
+        title, line = f"{player.character}: {entry.prompt}", f"Your card's {entry.prompt}"
     else:
         title, line = entry.prompt, "Count them on the die"
     return SeatView(title, (line,), big=entry.shown(), highlight=True)
@@ -123,6 +123,8 @@ def _value_view(player: Player, entry: NumberEntry) -> SeatView:
 def view_identity(state: TheyLiveState, seat: int | None) -> SeatView:
     if seat is None:
         return _setup_public(state)
+    if state.value_entries[seat]:
+        return view_values(state, seat)
     if seat in state.ready:
         return _waiting()
     return SeatView("Your identity", ("Hold PEEK to see it", "then press Done"), highlight=True)
@@ -140,7 +142,7 @@ def view_resources(state: TheyLiveState, seat: int | None) -> SeatView:
     if state.drawn:
         card = card_name(state.drawn[state.shown_card])
         return SeatView(title, (f"Card {state.shown_card + 1}/{len(state.drawn)}:", card))
-    lines = [f"Draw {2 * len(state.seats)} cards"]
+    lines = [f"Draw {wave_draw(state)} cards"]
     if state.wave <= PUT_BACK_WAVES:
         lines.append(state.enemy_note or "Enemy? press Enemy")
     return SeatView(title, tuple(lines))
@@ -160,7 +162,7 @@ def view_turns(state: TheyLiveState, seat: int | None) -> SeatView:
 _MENU_WORDS = {
     INSPECT: ("Inspect whom?", "Hoffman Lenses"),
     ACCUSE: ("Force-reveal whom?", "Hoffman Lenses"),
-    DEATH: ("No health left", "Dead? Confirm"),
+    DEATH: ("No health left", "Dead? Killed by whom?"),
     REVEAL: ("SELF-REVEAL?", "Invaders only"),
     REVEAL_SURE: ("SELF-REVEAL?", "Cannot be undone"),
 }
@@ -173,8 +175,8 @@ def _menu_view(menu: str) -> SeatView:
 
 def _standing_lines(state: TheyLiveState, player: Player) -> tuple[str, ...]:
     crit = " CRITICAL" if player.is_critical else ""
-    lines = [f"Health {player.left}/{player.max_health}{crit}",
-             f"Areas {player.areas} Hand max {player.hand_limit}"]
+    hand = f" Hand max {player.hand_limit}" if player.hand_limit is not None else ""
+    lines = [f"Health {player.left}/{player.max_health}{crit}", f"Areas {player.areas}{hand}"]
     if player.revealed and state.identities[player.seat] == INVADER:
         lines.append("No ally; enemies skip")
     return tuple(lines)
