@@ -20,7 +20,15 @@ from .check import CHECK_TITLE, check_face, in_silent_meeting
 from .deck import PUT_BACK_WAVES, card_name, wave_draw
 from .menus import ACCUSE, DEATH, INSPECT, REVEAL, REVEAL_SURE
 from .setup import CARD_VALUES
-from .text import SETUP_TITLE, WAITING, identity_phrase
+from .text import (
+    HUMAN_GOAL,
+    NO_OTHER_INVADER,
+    SELF_REVEAL,
+    SETUP_TITLE,
+    WAITING,
+    identity_phrase,
+    invader_goal,
+)
 
 if TYPE_CHECKING:
     from engine.entry import NumberEntry
@@ -37,16 +45,32 @@ Peek = Callable[["TheyLiveState", int], SecretFace]
 
 
 def peek_not_dealt(state: TheyLiveState, seat: int) -> SecretFace:
-    return SecretFace(PEEK_TITLE, ("Dealt after setup",))
+    return SecretFace(PEEK_TITLE, ("Dealt after setup:", "pick a character,", "enter its values"))
 
 
 def peek_identity(state: TheyLiveState, seat: int) -> SecretFace:
-    """The identity, the other Invaders once met, and this seat's inspection results."""
+    """The identity and two lines on its side (the other Invaders once met, else the goal),
+    then one line per inspection this seat made.
+
+    Every Human and every Invader gets the same number of lines: three, plus one per use of
+    the Lenses, which the table saw. So the face's pages are the same whatever it says.
+    """
     if in_silent_meeting(state):
         return check_face(state.identities[seat], state.other_invaders(seat))
-    lines = [identity_phrase(seat, state.identities[seat])]
-    lines += [identity_phrase(s, state.identities[s]) for s in state.known_to(seat)]
+    identity = state.identities[seat]
+    lines = [identity_phrase(seat, identity), *_side_lines(state, seat, identity)]
+    lines += [identity_phrase(s, state.identities[s]) for s in state.inspections.get(seat, [])]
     return SecretFace(PEEK_TITLE, tuple(lines))
+
+
+def _side_lines(state: TheyLiveState, seat: int, identity: str) -> tuple[str, str]:
+    """Exactly two lines: a Human's goal; an Invader's allies once met, then its goal."""
+    if identity != INVADER:
+        return HUMAN_GOAL
+    allies = [identity_phrase(s, INVADER) for s in state.other_invaders(seat)]
+    known = (allies or [NO_OTHER_INVADER]) if state.invaders_met else []
+    first, second, *_ = [*known, invader_goal(len(state.seats)), SELF_REVEAL]
+    return first, second
 
 
 # --- every phase's view, as a screen shows it -----------------------------------------------
