@@ -21,7 +21,7 @@ from companion.clock import FakeClock  # noqa: E402
 from companion.lobby import StartGame  # noqa: E402
 from companion.voices import make_voices, masking_plan, prompt_texts  # noqa: E402
 from engine.api import Action, Buzz, Effect, Game, Narrate, SeatView, State  # noqa: E402
-from engine.narration import NarrationRun, Script, Step  # noqa: E402
+from engine.narration import Narration, NarrationRun, Step  # noqa: E402
 from hardware.base import Speaker  # noqa: E402
 from hardware.headless import HeadlessTable  # noqa: E402
 from hardware.voice import (  # noqa: E402
@@ -33,7 +33,7 @@ from hardware.voice import (  # noqa: E402
 )
 from tests.dealing import deal  # noqa: E402
 
-CHECK = Script("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,
+CHECK = Narration("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,
                                                                        "tick"),
                          Step("Everyone wake.", 2.0, "start")))
 WAIT = 10.0  # seconds a test waits at most for the speaker thread
