@@ -21,7 +21,7 @@ import pygame
 import segno
 
 from .base import Code, PublicPage, PublicScreen, Sand
-from .pygame_glass import GlassFace, draw_glass
+from .pygame_glass import GlassState, draw_glass
 from .pygame_loop import PygameLoop
 
 PUBLIC_SIZE = (1280, 720)
@@ -41,7 +41,7 @@ QR_LIGHT = (255, 255, 255)
 
 
 @dataclass(frozen=True)
-class PublicFace:
+class PublicFrame:
     """Everything the public screen shows at one moment, as text and numbers."""
 
     title: str
@@ -49,7 +49,7 @@ class PublicFace:
     big: str | None = None
     lines: tuple[str, ...] = ()
     banner: str | None = None
-    glass: GlassFace | None = None
+    glass: GlassState | None = None
     reveal: str | None = None
     code: Code | None = None
 
@@ -74,8 +74,8 @@ def sand_left(glass: Sand, shown_at: float, now: float) -> float:
     return max(0.0, glass.remaining - (now - shown_at))
 
 
-def public_face(page: PublicPage, shown_at: float, now: float, reveal: str | None = None
-                ) -> PublicFace:
+def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None
+                ) -> PublicFrame:
     """The face for ``page`` (handed over at ``shown_at``) at ``now``."""
     big, lines, glass = page.big, page.lines[:MAX_LINES], None
     sand = page.sand
@@ -83,13 +83,13 @@ def public_face(page: PublicPage, shown_at: float, now: float, reveal: str | Non
         left = sand_left(sand, shown_at, now)
         share = left / sand.length if sand.length else 0.0
         if sand.shown == "exact":
-            big, glass = clock_text(left), GlassFace(share, sand.running)
+            big, glass = clock_text(left), GlassState(share, sand.running)
         elif sand.shown == "bar":
-            glass = GlassFace(share, sand.running)
+            glass = GlassState(share, sand.running)
         else:
             state = "Hourglass running" if sand.running else "Hourglass stopped"
-            glass, lines = GlassFace(None, sand.running), (state, *lines[: MAX_LINES - 1])
-    return PublicFace(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
+            glass, lines = GlassState(None, sand.running), (state, *lines[: MAX_LINES - 1])
+    return PublicFrame(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
                       page.code)
 
 
@@ -108,7 +108,7 @@ def _text(text: str, size: int, width: int, colour: tuple[int, int, int]) -> pyg
     return font(size).render(text, True, colour)
 
 
-def draw_public(surface: pygame.Surface, face: PublicFace, now: float, pop: float = 1.0,
+def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: float = 1.0,
                 reveal_pop: float = 1.0) -> None:
     """Draw ``face`` on the whole ``surface``; ``pop`` 0..1 scales a banner as it appears."""
     width, height = surface.get_size()
@@ -158,14 +158,14 @@ def _code(surface: pygame.Surface, code: Code, area: pygame.Rect) -> None:
             surface.fill(colour, (left + c * cell, top + r * cell, cell, cell))
 
 
-def _title(surface: pygame.Surface, face: PublicFace, bar: int) -> None:
+def _title(surface: pygame.Surface, face: PublicFrame, bar: int) -> None:
     width = surface.get_width()
     surface.fill(HIGHLIGHT if face.highlight else TITLE_BAR, (0, 0, width, bar))
     text = _text(face.title, round(bar * 0.75), width - bar, DARK_INK if face.highlight else INK)
     surface.blit(text, text.get_rect(center=(width // 2, bar // 2)))
 
 
-def _body(surface: pygame.Surface, face: PublicFace, body: pygame.Rect, pop: float) -> None:
+def _body(surface: pygame.Surface, face: PublicFrame, body: pygame.Rect, pop: float) -> None:
     """The banner (popping in) or the big text, then the lines, centred as one block."""
     head = None
     if face.banner:
@@ -258,12 +258,12 @@ class PublicScene:
         with self._lock:
             self._shown.reveal, self._shown.reveal_since = text, now
 
-    def face(self, now: float) -> tuple[PublicFace, float, float]:
+    def face(self, now: float) -> tuple[PublicFrame, float, float]:
         """The face at ``now`` with the banner's and the reveal card's pop (0..1)."""
         with self._lock:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
-            face = public_face(shown.page, shown.at, now, reveal)
+            face = public_frame(shown.page, shown.at, now, reveal)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
