@@ -17,7 +17,7 @@ import dataclasses
 import math
 from collections.abc import Mapping
 
-from engine.api import HourglassFace, SeatView, SecretFace
+from engine.api import HourglassView, SeatView, SecretFace
 from engine.rng import commitment
 from engine.text import fit
 from hardware.base import Code
@@ -120,7 +120,7 @@ def fairness_lines(key: bytes, over: bool) -> tuple[str, ...]:
     return ("Key revealed:", digits[:32], digits[32:])
 
 
-def next_second(glass: HourglassFace | None, now: float) -> float | None:
+def next_second(glass: HourglassView | None, now: float) -> float | None:
     """When the seconds shown for ``glass`` (as of ``now``) next change."""
     if glass is None or not glass.running or glass.remaining <= 0:
         return None
@@ -171,7 +171,7 @@ def secret_face_for(view: SeatView, page: int = 0) -> Face:
                 sealed=True)
 
 
-def _hourglass_parts(glass: HourglassFace, view: SeatView):
+def _hourglass_parts(glass: HourglassView, view: SeatView):
     if glass.shown == "exact":
         return clock_text(glass.remaining), view.lines[:1], None
     if glass.shown == "bar":

@@ -17,7 +17,7 @@ from PIL import Image  # noqa: E402
 
 from companion.public_view import public_page  # noqa: E402
 from engine import registry  # noqa: E402
-from engine.api import HourglassFace, SeatView, SecretFace  # noqa: E402
+from engine.api import HourglassView, SeatView, SecretFace  # noqa: E402
 from hardware.base import Code  # noqa: E402
 from hardware.pygame_public import (  # noqa: E402
     FPS,
@@ -37,7 +37,7 @@ from .golden import SWITCH, assert_golden, regenerating  # noqa: E402
 
 SIZE = (640, 360)
 TURN = SeatView("Seat 2's turn", ("Deck 10", "Lookout: Seat 4"), highlight=True,
-                hourglass=HourglassFace(61.3, 90.0, True))
+                hourglass=HourglassView(61.3, 90.0, True))
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -62,7 +62,7 @@ def scene_frame(scene: PublicScene, now: float) -> bytes:
 
 
 def with_glass(shown: str, remaining: float, running: bool = True) -> SeatView:
-    return SeatView("Seat 1's turn", ("Deck 7",), hourglass=HourglassFace(remaining, 90.0,
+    return SeatView("Seat 1's turn", ("Deck 7",), hourglass=HourglassView(remaining, 90.0,
                                                                            running, shown))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.api import HourglassFace, SeatView
+from engine.api import HourglassView, SeatView
 from engine.games.staying_alive import text
 from engine.text import screen_lines
 
@@ -93,7 +93,7 @@ def _present(lines: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(line for line in lines if line)
 
 
-def _glass(state: StayingAliveState, now: float) -> HourglassFace:
+def _glass(state: StayingAliveState, now: float) -> HourglassView:
     glass = state.hourglass
-    return HourglassFace(glass.remaining(now), glass.length, glass.running,
+    return HourglassView(glass.remaining(now), glass.length, glass.running,
                          state.options["timer_display"])
