@@ -21,6 +21,7 @@ from engine.cues import Tune
 from engine.exc import EngineError
 from engine.known import Learned, as_options
 from engine.rng import SECRET_BYTES
+from engine.text import fit
 
 from .clock import GameClock
 from .cut import Cut
@@ -203,7 +204,7 @@ class Session:
         self.record.entries.pop()
         self.journal.truncate(self.record, len(self.record.entries))
         self.state = self.record.replay(now=at)
-        return Applied(effects=(Tell(f"Undone: {line.label}"[:21]),))
+        return Applied(effects=(Tell(fit(f"Undone: {line.label}", "Undone")),))
 
     def _commit(self, line: JournaledAction) -> JournaledAction:
         """Journal first, effects after: an action the table saw is never lost."""
