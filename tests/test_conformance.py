@@ -23,7 +23,7 @@ from companion.seat_ui import pages
 from engine import registry
 from engine.api import Effect, Game, Narrate, Reveal, State
 from engine.exc import IllegalAction
-from engine.rng import SeededRandom
+from engine.rng import SeededRandom, cut_text, deal_seed
 from tests.secrecy import (
     assert_face_keeps,
     assert_no_leak,
@@ -61,6 +61,8 @@ class RandomGame:
     game: Game
     number: int
     state: State = field(init=False)
+    key: bytes = field(init=False)  # the companion's key and the players' cut: the fair deal
+    cut: str = field(init=False)
     entries: list[JournaledAction] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -68,7 +70,9 @@ class RandomGame:
         seats = tuple(range(1, self.game.min_players + self.number % span + 1))
         options = {opt.key: opt.choices[self.number % len(opt.choices)]
                    for opt in self.game.options}
-        self.state = self.game.new_state(seats, options, _bytes(f"{self.game.key} {self.number}"))
+        self.key = _bytes(f"{self.game.key} {self.number}")
+        self.cut = cut_text((seat, 1_000_000 * seat + self.number) for seat in seats)
+        self.state = self.game.new_state(seats, options, deal_seed(self.key, self.cut))
         self.player = SeededRandom(_bytes(f"player {self.game.key} {self.number}"))
 
     def steps(self) -> Iterator[Step]:
@@ -98,7 +102,7 @@ class RandomGame:
         options = {opt.key: opt.choices[self.number % len(opt.choices)]
                    for opt in self.game.options}
         return GameRecord(self.game.key, self.state.seats, options, self.state.seed,
-                          list(self.entries))
+                          list(self.entries), key=self.key, cut=self.cut)
 
 
 def _bytes(text: str) -> bytes:

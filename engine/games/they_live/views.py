@@ -202,7 +202,7 @@ def view_identity(state: TheyLiveState, seat: int | None) -> SeatView:
 
 
 def view_check(state: TheyLiveState, seat: int | None) -> SeatView:
-    return SeatView(CHECK_TITLE, (state.check_run.script.steps[state.check_step].text,))
+    return SeatView(CHECK_TITLE, (state.check_run.narration.steps[state.check_step].text,))
 
 
 # --- waves ------------------------------------------------------------------------------------
