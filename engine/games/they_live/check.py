@@ -67,8 +67,8 @@ def check_face(identity: str, other_invaders: Sequence[int]) -> SecretFace:
 
 def in_silent_meeting(state: TheyLiveState) -> bool:
     """The step of the silent check in which every seat holds PEEK to see the check face."""
-    run = state.check_run
-    return run is not None and run.narration is SILENT and state.check_step == MEET_STEP
+    silent = state.options["check"] == "silent"  # by value: a copied state keeps its mode
+    return silent and state.check_run is not None and state.check_step == MEET_STEP
 
 
 # --- the check as a phase: it runs on the clock alone --------------------------------------
