@@ -22,6 +22,7 @@ from hardware.base import ButtonEdge, QuitRequested, SeatLink, TableHardware
 
 from .clock import Clock, GameClock, monotonic
 from .composer import Composer, next_second
+from .cue_menu import CueMenu
 from .effects import EffectPlayer
 from .gestures import Gesture, GestureReader, SeatGesture
 from .journal import Journal, NullJournal
@@ -64,7 +65,9 @@ class App:
         self.seat_numbers = tuple(sorted(hardware.seats))
         self.ui = {n: SeatUI(n) for n in self.seat_numbers}
         self.links = Links()
-        self.session = Session(self.seat_numbers, lobby or Lobby(self.seat_numbers),
+        lobby = lobby or Lobby(self.seat_numbers)
+        lobby.cues = CueMenu.of(hardware)  # which settings this table's seats are offered
+        self.session = Session(self.seat_numbers, lobby,
                                journal or NullJournal(), key_source, dict(deck_lists or {}))
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
                                     self.session.memory)

@@ -64,7 +64,7 @@ class Session:
         self.state: State | None = None
         self.record: GameRecord | None = None
         self.cut: Cut | None = None  # between Start and the deal: the players cut the deck
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self.restarted = False  # resumed paused after a restart, until someone resumes
         self._auto_paused = False  # the game is paused because a seat's link went down
         self.ended_at: float | None = None  # when the game ended: presses settle first
@@ -294,7 +294,7 @@ class Session:
             self.journal.finish(self.record)
         self.cut = Cut(request, self.key_source(SECRET_BYTES))
         self.state, self.record, self.ended_at = None, None, None
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()
         commitment = self.cut.commitment
         return Applied(effects=(
@@ -326,14 +326,14 @@ class Session:
             self.journal.finish(self.record)
         self.state, self.record, self.ended_at = None, None, None
         self.lobby = self.lobby.fresh()
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()
         return Applied(effects=(Forget(),))
 
     def _adopt(self, record: GameRecord, state: State) -> None:
         self.record, self.state, self.ended_at = record, state, None
         self.lobby.joined = sorted(set(record.seats))
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()
 
     def close(self, now: float) -> None:

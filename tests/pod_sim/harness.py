@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import shutil
 import signal
@@ -75,7 +76,8 @@ class SimPod:
         for source in PODPROTO.glob("*.py"):
             text = source.read_text()
             if protocol is not None:
-                text = text.replace("PROTOCOL_VERSION = 1", f"PROTOCOL_VERSION = {protocol}")
+                text = re.sub(r"^PROTOCOL_VERSION = \d+", f"PROTOCOL_VERSION = {protocol}", text,
+                              flags=re.MULTILINE)
             (package / source.name).write_text(text)
         settings = {"seat": seat, "display": display, "peek": None if one_button else 15}
         (self.flash / "pod.json").write_text(json.dumps(settings))
