@@ -246,8 +246,10 @@ class Session:
 
         ``quiet`` is every seat whose link is down now. The pause is journaled like any
         other; when every player's seat is back, only a pause the link made is lifted (a
-        pause a player chose stays until a player resumes).
+        pause a player chose stays until a player resumes). A pod that came back may be
+        another pod (one with a piezo: "My volume"), so every offer is asked again.
         """
+        self._changed()
         state = self.state
         if state is None or state.is_terminal():
             return Applied()
