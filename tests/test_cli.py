@@ -7,7 +7,7 @@ from companion.cli import main
 
 def test_cli_real_table_without_gpio_says_what_to_do(capsys, tmp_path):
     """--table on a machine with no GPIO names the cause and both ways forward."""
-    code = main(["play", "--table", "hardware/table.example.toml", "--volume", "0",
+    code = main(["play", "--table", "hardware/tables/kitchen.toml", "--volume", "0",
                  "--state-dir", str(tmp_path)])
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert code == 2
