@@ -18,7 +18,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 STUBS = ("getent", "groupadd", "useradd", "usermod", "userdel", "id", "systemctl", "chgrp",
-         "python3", "python", "pip")
+         "python3", "python", "pip", "dpkg-query", "apt-cache", "apt-get")
 STUB = f"""#!{sys.executable} -S
 import os, pathlib, sys
 state = pathlib.Path(os.environ["STUB_STATE"])
@@ -53,28 +53,47 @@ elif name == "systemctl":
                "stop": ("active", False)}}
     if verb[0] in changes:
         put(*changes[verb[0]])
-elif name == "python3" and args[:2] == ["-m", "venv"]:
-    bin = pathlib.Path(args[2]) / "bin"
-    bin.mkdir(parents=True)
+elif name == "dpkg-query":
+    if not has("deb-" + args[-1]):
+        sys.exit(1)
+    print("install ok installed")
+elif name == "apt-cache":
+    print("  Candidate: " + ("1.0" if has("archive-" + args[-1]) else "(none)"))
+elif name == "apt-get":
+    put("deb-" + args[-1])
+    put("lgpio", args[-1] == "python3-lgpio" or has("lgpio"))
+elif name in ("python3", "python") and args[:2] == ["-m", "venv"]:
+    venv = pathlib.Path(args[-1])
+    (venv / "bin").mkdir(parents=True, exist_ok=True)
     for tool in ("python", "pip"):
-        (bin / tool).symlink_to(pathlib.Path(sys.argv[0]).parent / tool)
+        (venv / "bin" / tool).unlink(missing_ok=True)
+        (venv / "bin" / tool).symlink_to(pathlib.Path(sys.argv[0]).parent / tool)
+    shared = "true" if "--system-site-packages" in args else "false"
+    (venv / "pyvenv.cfg").write_text(f"include-system-site-packages = {{shared}}\\n")
+elif name in ("python3", "python") and args[:1] == ["-c"]:
+    if "import lgpio" in args[1]:
+        sys.exit(0 if has("lgpio") else 1)
+    if "platform" in args[1]:
+        print("Python 3.13 on aarch64")
 """
-GROUPS_ON_PI_OS = ("gpio", "i2c", "dialout", "audio")  # spi is left out: the script adds it
-READ_ONLY_CALLS = {"getent", "id", "systemctl is-enabled", "systemctl is-active"}
+GROUPS_ON_PI_OS = ("gpio", "i2c", "dialout", "audio", "video", "render")  # spi: the script adds it
+READ_ONLY_CALLS = {"getent", "id", "systemctl is-enabled", "systemctl is-active", "dpkg-query",
+                   "apt-cache", "python3 -c", "python -c"}
+KITCHEN_BOOT = ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
+                "dtoverlay=i2c-mux,pca9548,addr=0x70"]
 
 
 @pytest.fixture
 def pi(tmp_path: Path):
     """A fresh Raspberry Pi OS root, a source tree, and the stand-in commands."""
     source = tmp_path / "src"
-    for name in ("install.sh", "companion.service", "README.md"):
+    for name in ("install.sh", "companion.service", "README.md", "99-table-companion-pods.rules"):
         (source / "systemd").mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / "systemd" / name, source / "systemd" / name)
     for name in ("pyproject.toml", "engine/api.py", "companion/app.py"):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text(f"# {name}\n")
-    (source / "hardware").mkdir()
-    (source / "hardware" / "table.example.toml").write_text("[table]\nname = \"Example\"\n")
+    shutil.copytree(REPO / "hardware" / "tables", source / "hardware" / "tables")
     root = tmp_path / "root"
     (root / "boot" / "firmware").mkdir(parents=True)
     (root / "boot" / "firmware" / "config.txt").write_text("[all]\ndtparam=audio=on\n")
@@ -93,7 +112,7 @@ def pi(tmp_path: Path):
 
 
 def run(pi, *args: str) -> list[str]:
-    """Run install.sh; returns the stand-in calls it made."""
+    """Run install.sh; returns the stand-in calls it made (what it said: :func:`said`)."""
     source, root, stubs, state = pi
     log = state / "calls.log"
     log.unlink(missing_ok=True)
@@ -102,7 +121,21 @@ def run(pi, *args: str) -> list[str]:
     done = subprocess.run(["sh", str(source / "systemd" / "install.sh"), *args], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+    (state / "said.txt").write_text(done.stdout)
     return log.read_text().splitlines() if log.exists() else []
+
+
+def said(pi) -> str:
+    return (pi[3] / "said.txt").read_text()
+
+
+def reboot(pi) -> None:
+    """/run is emptied by every boot."""
+    shutil.rmtree(pi[1] / "run", ignore_errors=True)
+
+
+def boot_lines(pi) -> list[str]:
+    return (pi[1] / "boot/firmware/config.txt").read_text().splitlines()
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, str]]:
@@ -120,25 +153,30 @@ def called(calls: list[str], prefix: str) -> bool:
 
 
 def test_install_sets_up_a_fresh_pi(pi):
-    """User, groups, venv, config from the example, I2C on, the unit installed and started."""
+    """User, groups, venv, the kitchen table, I2C at 400 kHz with the mux overlay its seats
+    are on, the pods' udev rule, the unit enabled; started by the reboot config.txt needs."""
     source, root, _, state = pi
     calls = run(pi)
     assert called(calls, "useradd --system") and called(calls, "groupadd --system spi")
     assert all((state / f"member-{g}").exists() for g in (*GROUPS_ON_PI_OS, "spi"))
-    assert called(calls, "pip install --quiet --upgrade")
+    assert called(calls, f"pip install --quiet --upgrade {source}[pi]")
     unit = root / "etc/systemd/system/companion.service"
     assert unit.read_bytes() == (source / "systemd/companion.service").read_bytes()
     config = root / "etc/table-companion/table.toml"
-    assert config.read_text() == (source / "hardware/table.example.toml").read_text()
+    assert config.read_text() == (source / "hardware/tables/kitchen.toml").read_text()
     assert stat.S_IMODE(config.stat().st_mode) == 0o640
-    assert "dtparam=i2c_arm=on" in (root / "boot/firmware/config.txt").read_text().splitlines()
+    assert boot_lines(pi) == ["[all]", "dtparam=audio=on", *KITCHEN_BOOT]
     assert "i2c-dev" in (root / "etc/modules").read_text().splitlines()
+    rule = root / "etc/udev/rules.d/99-table-companion-pods.rules"
+    assert rule.read_bytes() == (source / "systemd/99-table-companion-pods.rules").read_bytes()
     assert called(calls, "systemctl daemon-reload")
-    assert (state / "enabled").exists() and (state / "active").exists()
+    assert (state / "enabled").exists() and not (state / "active").exists()
+    assert "REBOOT" in said(pi) and all(line in said(pi) for line in KITCHEN_BOOT)
 
 
 def test_install_twice_changes_nothing(pi):
-    """A second run finds everything in place: no file changes, only questions asked."""
+    """A second run finds everything in place: no file changes, only questions asked, and
+    the reboot still to do is said again."""
     root = pi[1]
     run(pi)
     before = snapshot(root)
@@ -146,6 +184,17 @@ def test_install_twice_changes_nothing(pi):
     assert snapshot(root) == before
     assert all(call.split()[0] in READ_ONLY_CALLS or " ".join(call.split()[:2])
                in READ_ONLY_CALLS for call in calls), calls
+    assert "REBOOT" in said(pi)
+
+
+def test_install_after_the_reboot_starts_the_service(pi):
+    """Run again once the Pi has rebooted: the service starts, nothing else changes."""
+    state = pi[3]
+    run(pi)
+    reboot(pi)
+    calls = run(pi)
+    assert called(calls, "systemctl start companion") and (state / "active").exists()
+    assert "REBOOT" not in said(pi)
 
 
 def test_install_keeps_an_edited_config(pi):
@@ -154,42 +203,117 @@ def test_install_keeps_an_edited_config(pi):
     run(pi)
     config = root / "etc/table-companion/table.toml"
     config.write_text("# my wiring\n")
-    run(pi)
+    run(pi, "--table", "pods")
     assert config.read_text() == "# my wiring\n"
+    assert "kept your" in said(pi)
 
 
 def test_install_new_version_is_installed_and_restarted(pi):
     """A changed source tree is reinstalled and the running service restarted."""
     source = pi[0]
     run(pi)
+    reboot(pi)
+    run(pi)
     (source / "companion/app.py").write_text("# a fix\n")
     calls = run(pi)
     assert called(calls, "pip install") and called(calls, "systemctl restart companion")
 
 
-def test_install_uninstall_keeps_the_saved_games(pi):
-    """--uninstall removes the service, venv, config and user; the journal stays."""
-    _, root, _, state = pi
+def test_install_sets_the_speed_in_an_existing_i2c_setup(pi):
+    """raspi-config's I2C at another speed, and a file ending in a model's section: the
+    speed is changed in place, and new lines go under [all], where every Pi reads them."""
+    config = pi[1] / "boot/firmware/config.txt"
+    config.write_text("dtparam=i2c_arm=on,i2c_arm_baudrate=100000\n[cm4]\notg_mode=1\n")
     run(pi)
+    assert boot_lines(pi) == ["dtparam=i2c_arm=on,i2c_arm_baudrate=400000", "[cm4]",
+                              "otg_mode=1", "[all]", "dtoverlay=i2c-mux,pca9548,addr=0x70"]
+
+
+def test_install_userspace_mux_table_gets_no_overlay(pi):
+    """The living-room table drives its mux itself: I2C on, no kernel overlay (which would
+    own the mux), and a warning if config.txt already loads it."""
+    run(pi, "--table", "living-room")
+    assert boot_lines(pi) == ["[all]", "dtparam=audio=on", *KITCHEN_BOOT[:2]]
+    config = pi[1] / "boot/firmware/config.txt"
+    config.write_text(config.read_text() + "dtoverlay=i2c-mux,pca9548,addr=0x70\n")
+    run(pi)
+    assert "remove its dtoverlay=i2c-mux line" in said(pi)
+
+
+def test_install_takes_lgpio_from_the_os_archive(pi):
+    """Raspberry Pi OS has python3-lgpio: installed, and reached through the venv's system
+    site packages."""
+    source, root, _, state = pi
+    (state / "archive-python3-lgpio").touch()
+    calls = run(pi)
+    assert called(calls, "apt-get install -y -q --no-install-recommends python3-lgpio")
+    assert called(calls, "python3 -m venv --clear --system-site-packages")
+    assert "include-system-site-packages = true" in (
+        root / "opt/table-companion/venv/pyvenv.cfg").read_text()
+    assert "pins: lgpio" in said(pi) and "WARNING" not in said(pi)
+
+
+def test_install_without_lgpio_says_what_works_and_the_fix(pi):
+    """No python3-lgpio in the archive and no wheel for this Python: the install goes on and
+    says what the table can and cannot do, and the one command that fixes it."""
+    calls = run(pi)
+    assert not called(calls, "apt-get install -y -q --no-install-recommends python3-lgpio")
+    report = said(pi)
+    assert "no lgpio for Python 3.13 on aarch64" in report
+    assert "seat pods" in report and "GPIO buttons, buzzer and motors" in report
+    assert "Fix: sudo apt install python3-lgpio && sudo " in report
+
+
+def test_install_public_screen_runs_the_service_with_it(pi):
+    """--public-screen adds a drop-in that starts the companion with the HDMI public view;
+    --no-public-screen takes it away."""
+    root = pi[1]
+    drop_in = root / "etc/systemd/system/companion.service.d/public-screen.conf"
+    calls = run(pi, "--table", "living-room", "--public-screen")
+    assert "--public-screen" in drop_in.read_text() and called(calls, "systemctl daemon-reload")
+    run(pi)
+    assert drop_in.exists()
+    calls = run(pi, "--no-public-screen")
+    assert not drop_in.exists() and called(calls, "systemctl daemon-reload")
+
+
+def test_install_venv_only_touches_nothing_else(pi):
+    """--venv-only (make pi-check): the OS packages and the venv, no user, unit or config.txt."""
+    root = pi[1]
+    calls = run(pi, "--venv-only")
+    assert called(calls, "pip install") and not called(calls, "useradd")
+    assert (root / "opt/table-companion/venv/.source-hash").exists()
+    assert boot_lines(pi) == ["[all]", "dtparam=audio=on"]
+    assert not (root / "etc/systemd").exists() and not (root / "etc/table-companion").exists()
+
+
+def test_install_uninstall_keeps_the_saved_games(pi):
+    """--uninstall removes the service, venv, config, udev rule and user; the journal stays."""
+    _, root, _, state = pi
+    run(pi, "--public-screen")
     games = root / "var/lib/table-companion/journal.sqlite3"
     games.parent.mkdir(parents=True, exist_ok=True)
     games.write_bytes(b"saved games")
     calls = run(pi, "--uninstall")
-    assert called(calls, "systemctl stop companion") and called(calls, "userdel companion")
+    assert called(calls, "userdel companion")
     assert not (root / "etc/systemd/system/companion.service").exists()
+    assert not (root / "etc/systemd/system/companion.service.d").exists()
+    assert not (root / "etc/udev/rules.d/99-table-companion-pods.rules").exists()
     assert not (root / "opt/table-companion").exists()
     assert not (root / "etc/table-companion").exists()
     assert games.read_bytes() == b"saved games"
     assert not (state / "enabled").exists() and not (state / "passwd-companion").exists()
 
 
-def test_install_refuses_an_unknown_option(pi):
-    """A mistyped option is an error with the usage, not a half install."""
+@pytest.mark.parametrize("args", [["--unistall"], ["--table", "no-such-table"], ["--table"]])
+def test_install_refuses_a_wrong_option(pi, args):
+    """A mistyped option or table is an error saying what is wanted, not a half install."""
     source, root, stubs, state = pi
-    done = subprocess.run(["sh", str(source / "systemd/install.sh"), "--unistall"],
+    done = subprocess.run(["sh", str(source / "systemd/install.sh"), *args],
                           env=dict(os.environ, COMPANION_ROOT=str(root)), capture_output=True,
                           text=True, timeout=60)
-    assert done.returncode == 1 and "usage" in done.stderr
+    assert done.returncode == 1
+    assert "usage" in done.stderr or "the examples: kitchen living-room pods" in done.stderr
     assert not (root / "opt").exists()
 
 
