@@ -12,7 +12,7 @@ def test_cli_real_table_without_gpio_says_what_to_do(capsys, tmp_path):
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert code == 2
     assert err.startswith("companion: no GPIO on this machine")
-    assert "'pi' extra" in err and "leave out --table" in err
+    assert "sudo apt install python3-lgpio" in err and "leave out --table" in err
 
 
 def test_cli_unknown_game_lists_the_games(capsys):
