@@ -107,8 +107,8 @@ report_pins() {
         return
     fi
     python="$("$VENV/bin/python" -c 'import platform as p; print("Python", p.python_version()[:4], "on", p.machine())')"
-    say "WARNING: no lgpio for $python: PyPI's wheels stop at Python 3.12 and this"
-    say "  system's archive has no python3-lgpio (Raspberry Pi OS's has)."
+    say "WARNING: no lgpio for $python: PyPI's wheels stop at Python 3.12"
+    say "  and this system's archive has no python3-lgpio (Raspberry Pi OS's has)."
     say "  What works: seat pods, the displays, the public screen and the speaker; a table"
     say "  of pods only runs. What does not: GPIO buttons, buzzer and motors (gpiozero's own"
     say "  fallback driver has no PWM and does not cope with today's kernels), so the service"
