@@ -17,6 +17,6 @@ unpacked=("$work"/table_companion-*/)
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet "${unpacked[0]}[dev]"
 cd "${unpacked[0]}"
-SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$work/venv/bin/pytest" -q -p no:cacheprovider \
+SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$work/venv/bin/pytest" -p no:cacheprovider \
     tests/test_config.py tests/test_cli.py tests/test_install.py tests/test_example_tables.py \
     tests/test_pod_firmware.py tests/test_table_scripts.py
