@@ -17,7 +17,8 @@ from collections.abc import MutableSequence
 from typing import TypeVar
 
 from engine.api import resolve_options
-from engine.games.staying_alive_setup import LOOKOUT, OPTIONS, ROLES, plan
+from engine.games.staying_alive.cards import LOOKOUT, OPTIONS, ROLES
+from engine.games.staying_alive.deal import plan
 from engine.rng import SEED_BYTES, SeededRandom
 
 from .report import Figure

@@ -24,7 +24,7 @@ from engine.exc import EngineError
 from engine.rng import commitment
 
 from .journal_sqlite import state_digest
-from .record import Entry, GameRecord
+from .record import GameRecord, JournaledAction
 from .statedir import choose_state_dir, journal_path
 
 
@@ -57,7 +57,7 @@ def load_finished(path: Path, game_id: int | None = None) -> tuple[int, GameReco
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         row = _game_row(db, game_id)
-        entries = [Entry(seat, action, at, bool(undoable), label)
+        entries = [JournaledAction(seat, action, at, bool(undoable), label)
                    for seat, action, at, undoable, label in db.execute(
                        "SELECT seat, action, at, undoable, label FROM entries WHERE game = ? "
                        "ORDER BY idx", (row[0],))]
@@ -141,7 +141,7 @@ def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | 
     return state
 
 
-def _mismatch(state: State, entry: Entry) -> str:
+def _mismatch(state: State, entry: JournaledAction) -> str:
     """Why ``entry`` does not fit ``state`` as journaled (its label, its undo mark), or ""."""
     if entry.seat is None or state.is_terminal() or state.paused:
         return ""

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from engine.api import State
 
-from .record import Entry, GameRecord
+from .record import GameRecord, JournaledAction
 
 
 class Journal(Protocol):
@@ -21,7 +21,7 @@ class Journal(Protocol):
 
     def begin(self, record: GameRecord) -> None: ...
 
-    def append(self, record: GameRecord, entry: Entry) -> None:
+    def append(self, record: GameRecord, entry: JournaledAction) -> None:
         """Make ``entry`` durable; returns only once it would survive a power cut."""
 
     def truncate(self, record: GameRecord, length: int) -> None:
@@ -45,7 +45,7 @@ class NullJournal:
     def begin(self, record: GameRecord) -> None:
         pass
 
-    def append(self, record: GameRecord, entry: Entry) -> None:
+    def append(self, record: GameRecord, entry: JournaledAction) -> None:
         pass
 
     def truncate(self, record: GameRecord, length: int) -> None:

@@ -1,4 +1,6 @@
-"""The durable journal: every applied action in SQLite before its effects play (DESIGN §6).
+"""The durable journal: every applied action in SQLite before its effects play.
+
+Why and how: docs/ARCHITECTURE.md §5.
 
 One file, ``journal.sqlite3`` in the state directory, mode 0600: it holds every game's seed.
 WAL with ``synchronous=FULL`` makes each append one fsync'd transaction, so an action the
@@ -38,7 +40,7 @@ from typing import TextIO
 
 from engine.api import State
 
-from .record import Entry, GameRecord
+from .record import GameRecord, JournaledAction
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +139,7 @@ class SqliteJournal:
         self._game = cursor.lastrowid
         self._ack("begin", self._game)
 
-    def append(self, record: GameRecord, entry: Entry) -> None:
+    def append(self, record: GameRecord, entry: JournaledAction) -> None:
         """``entry`` is the newest of ``record.entries``; committed (fsync'd) on return."""
         if self._game is None:
             raise RuntimeError("journal: append before begin or resume")
@@ -198,7 +200,7 @@ class SqliteJournal:
         self._pause_at_last_moment(record, state, seen)
         return record, state
 
-    def _entries(self, game_id: int) -> list[Entry]:
+    def _entries(self, game_id: int) -> list[JournaledAction]:
         """The entries in order, up to the first gap (a gap would make the rest meaningless)."""
         entries = []
         for index, seat, action, at, undoable, label in self.db.execute(
@@ -207,7 +209,7 @@ class SqliteJournal:
         ):
             if index != len(entries):
                 break
-            entries.append(Entry(seat, action, at, bool(undoable), label))
+            entries.append(JournaledAction(seat, action, at, bool(undoable), label))
         return entries
 
     def _replay_whole_actions(self, record: GameRecord) -> State | None:
@@ -246,7 +248,7 @@ class SqliteJournal:
         if state.is_terminal() or state.paused:
             return
         state.apply(None, "pause", moment)
-        record.entries.append(Entry(None, "pause", moment))
+        record.entries.append(JournaledAction(None, "pause", moment))
         self.append(record, record.entries[-1])
 
     # --- helpers -------------------------------------------------------------------------------
@@ -363,7 +365,7 @@ def wal_is_torn(path: Path) -> bool:
 # --- tags and digests for the ack stream -------------------------------------------------------
 
 
-def entry_tag(seed: bytes, index: int, entry: Entry) -> str:
+def entry_tag(seed: bytes, index: int, entry: JournaledAction) -> str:
     """A short tag of one entry, keyed by the game's seed: equal entries, equal tags."""
     text = f"{index}|{entry.seat}|{entry.action}|{entry.at!r}|{entry.undoable}|{entry.label}"
     return hmac.new(seed, text.encode(), hashlib.sha256).hexdigest()[:16]

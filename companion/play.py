@@ -22,14 +22,24 @@ from typing import TextIO
 
 from engine import registry
 from hardware.base import QuitRequested
+from hardware.textfile import read_small_text
 
 from .app import App, ReloadRequested
 from .journal_sqlite import SqliteJournal
 from .lobby import Lobby
+from .memory import TableMemory
 from .sdnotify import Notifier
-from .statedir import choose_state_dir, journal_path, prepare_state_dir
+from .statedir import (
+    choose_state_dir,
+    hold_state_dir,
+    journal_path,
+    memory_path,
+    prepare_state_dir,
+)
 
 log = logging.getLogger(__name__)
+
+MAX_DECK_LIST_BYTES = 64 * 1024  # a deck list names a few hundred cards at most
 
 
 @dataclass(frozen=True)
@@ -54,9 +64,15 @@ def play(settings: PlaySettings) -> int:
     deck_lists = _deck_lists(settings)
     config = _load_config(settings.table) if settings.table is not None else None
     reloadable = config is not None
-    with _signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks:
-        while _session(settings, config, deck_lists, acks, events):
-            config = _reloaded(settings.table, config)
+    where = prepare_state_dir(Path(settings.state_dir) if settings.state_dir else
+                              choose_state_dir(config.state_dir if config else None))
+    lock = hold_state_dir(where)  # for the process's life: reloads keep it
+    try:
+        with _signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks:
+            while _session(settings, where, config, deck_lists, acks, events):
+                config = _reloaded(settings.table, config)
+    finally:
+        os.close(lock)
     return 0
 
 
@@ -68,23 +84,19 @@ def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:
     if game is None:
         raise ValueError("--deck-list needs the game too, e.g. companion play they-live "
                          "--deck-list FILE")
-    try:
-        text = Path(settings.deck_list).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ValueError(f"{settings.deck_list}: cannot read it ({error.strerror})") from None
+    text = read_small_text(settings.deck_list, MAX_DECK_LIST_BYTES, "deck list")
     try:
         return {game.key: game.parse_deck_list(text)}
     except ValueError as error:
         raise ValueError(f"{settings.deck_list}: {error}") from None
 
 
-def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ...]],
-             acks: TextIO | None, events: queue.SimpleQueue) -> bool:
+def _session(settings: PlaySettings, where: Path, config,
+             deck_lists: dict[str, tuple[str, ...]], acks: TextIO | None,
+             events: queue.SimpleQueue) -> bool:
     """One run of the table, until quit (False) or a reload is asked for (True)."""
     with contextlib.ExitStack() as stack:
         count = max(settings.seats, settings.players or 0)
-        where = Path(settings.state_dir) if settings.state_dir else choose_state_dir(
-            config.state_dir if config is not None else None)
         # The audio library may print to the terminal while it looks for a sound card: open
         # the speaker before the simulated table takes the screen. Volume 0 is text only.
         speaker = (_speaker(where, settings.volume, settings.masking, stack)
@@ -101,14 +113,16 @@ def _session(settings: PlaySettings, config, deck_lists: dict[str, tuple[str, ..
         if config is None:  # log lines would scribble over the simulated table
             stack.enter_context(_logging_to(on_status))
         numbers = sorted(hardware.seats)
-        lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game)
-        journal = SqliteJournal(journal_path(prepare_state_dir(where)), acks=acks)
+        memory = TableMemory(memory_path(where))
+        lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game,
+                               memory=memory, has_speaker=speaker is not None)
+        journal = SqliteJournal(journal_path(where), acks=acks)
         stack.callback(journal.close)
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
                   notifier=Notifier(), deck_lists=deck_lists)
         stack.callback(app.close)
         app.run(events)
-    return app.reload_requested
+    return app.loop.reload_requested
 
 
 def _load_config(path: str):

@@ -1,23 +1,25 @@
 """Drawing a seat's screen: 128x64, one bit per pixel, legible at arm's length.
 
-Rendering is two steps. :func:`face_for` decides *what* a seat shows (a :class:`Face`: plain
-text and numbers, no pixels), and :func:`draw_face` draws a face with PIL onto any canvas, as
-luma's renderers do: it never knows the device. Table scripts and secrecy tests read the
-face's text; the hardware gets the pixels. Small text uses Pillow's crisp 6x11 bitmap font;
-the hourglass digits are a large FreeType face drawn in fixed-width cells aligned to the
-controller's 8-pixel pages, so a tick redraws only the digit that changed: about 90 bytes
-on the bus, not a 1 KiB frame.
+Rendering is two steps. The composer (companion/composer.py) decides *what* a seat shows (a
+:class:`Face`: plain text and numbers, no pixels), and :func:`draw_face` draws a face with PIL
+onto any canvas, as luma's renderers do: it never knows the device. Table scripts and secrecy
+tests read the face's text; the hardware gets the pixels. Small text uses Pillow's crisp 6x11
+bitmap font; the hourglass digits are a large FreeType face drawn in fixed-width cells aligned
+to the controller's 8-pixel pages, so a tick redraws only the digit that changed: about 90
+bytes on the bus, not a 1 KiB frame.
+
+A private face (PEEK) is *sealed*: the whole screen is lit and every row, the title and the
+bottom bar included, is written dark on it and carried to the right edge by a dotted leader.
+A neighbour at arm's length sees the same bright card with the same five full rows whatever
+it says: which lines are lit, and how far, never depends on the secret.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
-
-from engine.api import HourglassFace, SeatView
 
 WIDTH, HEIGHT = 128, 64
 CHARS_PER_LINE = 21
@@ -26,6 +28,10 @@ BIG_TOP = 16  # the top of page 2, so a changed digit touches three pages, not f
 BANNER_SIZE = 14
 TITLE_BOTTOM = 11
 BAR_TOP = 53
+SEALED_ROWS = 3  # body rows of a sealed face: a secret is shown in pages of this many lines
+SEALED_TOPS = (TITLE_BOTTOM + 2, TITLE_BOTTOM + 13, TITLE_BOTTOM + 24)
+LEADER_STEP = 3  # one dot every 3 columns: reads as "nothing more on this row"
+LEADER_DROP = 8  # the leader's row below a row's top: the font's baseline
 
 
 @dataclass(frozen=True)
@@ -40,9 +46,12 @@ class Face:
     sand: float | None = None  # 0..1 for the hourglass bar, None when not drawn
     bar: str = ""  # the bottom bar: the highlighted action or a notice
     bar_right: str = ""  # e.g. "2/5": more actions behind PEEK taps
+    sealed: bool = False  # a private face: drawn as a sealed card (see the module's note)
 
     def body(self) -> tuple[str | None, str | None, tuple[str, ...]]:
         """What the body shows: (banner, big text, small lines), as :func:`draw_face` draws it."""
+        if self.sealed:
+            return None, None, self.lines[:SEALED_ROWS]
         if self.banner:
             return self.banner, None, self.lines[:1]
         if self.big:
@@ -68,47 +77,6 @@ def large_font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
-def clock_text(seconds: float) -> str:
-    """Remaining sand as "1:23"; rounded up, so "0:00" means the glass has run out."""
-    whole = max(0, math.ceil(seconds - 1e-9))
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-def face_for(view: SeatView, bar: str = "", bar_right: str = "") -> Face:
-    """The face a seat shows for ``view`` (its public face: the secret is never read here)."""
-    big, lines, sand = view.big, view.lines, None
-    glass = view.hourglass
-    if glass is not None:
-        big, lines, sand = _hourglass_parts(glass, view)
-    return Face(
-        title=view.title,
-        inverted_title=view.highlight,
-        big=big,
-        lines=tuple(lines),
-        banner=view.banner,
-        sand=sand,
-        bar=bar,
-        bar_right=bar_right,
-    )
-
-
-def secret_face_for(view: SeatView) -> Face:
-    """The PEEK face: only ever drawn while the seat holds PEEK."""
-    secret = view.secret
-    if secret is None:
-        return Face(title="Nothing secret", lines=("You hold no secret", "in this game."))
-    return Face(title=secret.title, inverted_title=True, lines=secret.lines, bar="release PEEK")
-
-
-def _hourglass_parts(glass: HourglassFace, view: SeatView):
-    if glass.shown == "exact":
-        return clock_text(glass.remaining), view.lines[:1], None
-    if glass.shown == "bar":
-        return view.big, view.lines[:2], glass.remaining / glass.length if glass.length else 0
-    state = "Hourglass running" if glass.running else "Hourglass stopped"
-    return view.big, (state, *view.lines[:2]), None
-
-
 def render(face: Face, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
     image = Image.new("1", size, 0)
     draw_face(ImageDraw.Draw(image), face, size)
@@ -117,6 +85,9 @@ def render(face: Face, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
 
 def draw_face(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
     width, _ = size
+    if face.sealed:
+        _draw_sealed(draw, face, size)
+        return
     _draw_title(draw, face, width)
     banner, big, lines = face.body()
     if banner:
@@ -152,6 +123,36 @@ def _text_mask(text: str, size: int) -> Image.Image:
 
 def _fit(text: str, chars: int = CHARS_PER_LINE) -> str:
     return text if len(text) <= chars else text[: chars - 1] + "~"
+
+
+def _draw_sealed(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
+    """Lit edge to edge; the title, three rows and the bar dark, each led to the right edge.
+
+    A missing row is a leader alone, so even a face with fewer lines keeps the card's shape;
+    the bar's right part (a page count) sits inside its row's leader.
+    """
+    width, height = size
+    draw.rectangle((0, 0, width - 1, height - 1), fill=1)
+    rows = (face.lines[:SEALED_ROWS] + ("",) * SEALED_ROWS)[:SEALED_ROWS]
+    right = f" {face.bar_right}" if face.bar_right else ""
+    _sealed_row(draw, face.title, 0, width)
+    draw.line((0, TITLE_BOTTOM - 1, width - 1, TITLE_BOTTOM - 1), fill=0)
+    for top, row in zip(SEALED_TOPS, rows, strict=True):
+        _sealed_row(draw, row, top, width)
+    draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=0)
+    _sealed_row(draw, _fit(face.bar, CHARS_PER_LINE - len(right)), BAR_TOP,
+                width - 6 * len(right))
+    if right:
+        _text(draw, (width - 1 - 6 * len(right), BAR_TOP), right, fill=0)
+
+
+def _sealed_row(draw: ImageDraw.ImageDraw, text: str, top: int, right: int) -> None:
+    """``text`` dark from the left, then dots to ``right``: every row ends at the same place."""
+    text = _fit(text)
+    _text(draw, (1, top), text, fill=0)
+    start = 1 + 6 * len(text) + (LEADER_STEP if text else 1)
+    for x in range(start, right - 1, LEADER_STEP):
+        draw.point((x, top + LEADER_DROP), fill=0)
 
 
 def _draw_title(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:

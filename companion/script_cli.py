@@ -7,10 +7,13 @@ import queue
 from pathlib import Path
 
 from hardware.headless import HeadlessTable
+from hardware.textfile import UnreadableFile, read_small_text
 
 from .app import App
 from .clock import FakeClock
 from .scripts import Command, ScriptError, ScriptRunner, parse
+
+MAX_SCRIPT_BYTES = 1024 * 1024  # a whole game is a few KiB of presses
 
 
 class ScriptFailed(Exception):
@@ -34,10 +37,12 @@ class ScriptSession:
         self.app.start()
 
     def pump(self) -> None:
-        """Hand every queued hardware event to the app, then let due deadlines fire."""
+        """Hand every queued hardware event to the app, then let due deadlines fire: one
+        step, as the loop takes it."""
+        events = []
         while not self.events.empty():
-            self.app.handle(self.events.get_nowait())
-        self.app.advance()
+            events.append(self.events.get_nowait())
+        self.app.step(*events)
 
     def run(self) -> int:
         return self.runner.run(self.commands)
@@ -61,9 +66,9 @@ def run_script(text: str, name: str = "script") -> tuple[App, int]:
 def run_script_file(path: str) -> int:
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ScriptFailed(f"{path}: cannot read ({error.strerror})") from None
+        text = read_small_text(file, MAX_SCRIPT_BYTES, "table script")
+    except UnreadableFile as error:
+        raise ScriptFailed(str(error)) from None
     try:
         _, count = run_script(text, file.stem)
     except ScriptError as error:
@@ -76,7 +81,7 @@ def _count(setting: Command | None) -> int:
     if setting is None:
         return 4
     text = " ".join(setting.args)
-    if not text.isdigit() or not 1 <= int(text) <= 8:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 8:
         raise ScriptError(setting.line, f"table: 1 to 8 seats, not '{text}'")
     return int(text)
 

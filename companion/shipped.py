@@ -12,7 +12,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 DEFAULT_TABLE = "kitchen"
-POD_PROTOCOL = "podframe.py"  # shared with the Pi: hardware/podframe.py
+POD_PROTOCOL = "podproto"  # the package the Pi imports too; on the pod, a folder of that name
 
 
 def example_tables() -> dict[str, Traversable]:
@@ -36,11 +36,17 @@ def example_table(name: str | None) -> int:
     return 0
 
 
+def python_files(folder: Traversable) -> dict[str, bytes]:
+    return {entry.name: entry.read_bytes() for entry in folder.iterdir()
+            if entry.name.endswith(".py")}
+
+
 def pod_files() -> dict[str, bytes]:
-    """The files of a pod's flash, by name: the firmware and the framing it shares with the Pi."""
-    shipped = {entry.name: entry.read_bytes() for entry in
-               (files("companion") / "pod_firmware").iterdir() if entry.name.endswith(".py")}
-    shipped[POD_PROTOCOL] = (files("hardware") / POD_PROTOCOL).read_bytes()
+    """The files of a pod's flash, by path: the firmware, and the protocol package it shares
+    with the Pi (the installed one, so the pod speaks exactly this companion's protocol)."""
+    shipped = python_files(files("companion") / "pod_firmware")
+    for name, content in python_files(files(POD_PROTOCOL)).items():
+        shipped[f"{POD_PROTOCOL}/{name}"] = content
     return shipped
 
 
@@ -50,9 +56,11 @@ def pod_firmware(folder: str) -> int:
     target.mkdir(parents=True, exist_ok=True)
     names = sorted(pod_files().items())
     for name, content in names:
+        (target / name).parent.mkdir(exist_ok=True)
         (target / name).write_bytes(content)
     print(f"wrote {len(names)} files to {target}. With MicroPython on the Pico, the companion "
           "stopped and the pod plugged in (firmware/README.md):")
-    print(f"  mpremote cp {target}/*.py :")
+    print(f"  mpremote mkdir :{POD_PROTOCOL}   # the first time only")
+    print(f"  mpremote cp {target}/*.py : + cp {target}/{POD_PROTOCOL}/*.py :{POD_PROTOCOL}/")
     print('  mpremote exec "import settings; settings.save_seat(N)" + reset   # its seat, 1-8')
     return 0

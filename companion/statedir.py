@@ -1,7 +1,10 @@
 """Where the companion keeps its journal: one directory that only its own user can read.
 
-The journal holds every game's seed, so the directory is created mode 0700 (and tightened
-to 0700 if it already exists and is ours). The first of these wins:
+The journal holds every game's seed, so a directory we create is mode 0700, and one that
+already exists must be ours and private: we never change the mode of a directory we did not
+make (``--state-dir ~`` must not close up a home directory), we refuse it and say why. One
+process at a time writes there: :func:`hold_state_dir` takes a lock for the process's life.
+The first of these wins:
 
 1. ``[table] state_dir`` in table.toml (a table that wants its games somewhere special);
 2. ``$STATE_DIRECTORY``, which systemd sets from ``StateDirectory=`` (the service:
@@ -12,6 +15,7 @@ to 0700 if it already exists and is ours). The first of these wins:
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
 from collections.abc import Mapping
@@ -19,6 +23,13 @@ from pathlib import Path
 
 APP_NAME = "table-companion"
 JOURNAL_NAME = "journal.sqlite3"
+MEMORY_NAME = "table-memory.json"  # card values, options and seats' cues (companion/memory.py)
+LOCK_NAME = "lock"
+
+
+class StateDirBusy(OSError):
+    """Another companion holds the state directory: two writers would corrupt each other's
+    game (a resumed game answered twice, a finished game marked by the wrong process)."""
 
 
 def choose_state_dir(configured: Path | None, environ: Mapping[str, str] = os.environ) -> Path:
@@ -35,13 +46,16 @@ def choose_state_dir(configured: Path | None, environ: Mapping[str, str] = os.en
 
 
 def prepare_state_dir(path: Path) -> Path:
-    """Create ``path`` (and its parents) and make sure nobody else can look inside.
+    """Create ``path`` (and its parents) private, or check that an existing one is private.
 
-    Raises :class:`OSError` with a message that names the directory when it cannot be made
-    or belongs to another user (its seeds would be readable by them).
+    Raises :class:`OSError` with a message that names the directory when it cannot be made,
+    belongs to another user, or can be read by others (its seeds would be readable by them).
     """
     try:
+        created = not path.exists()
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if created:
+            path.chmod(0o700)  # mkdir's mode is filtered by the umask
         info = path.stat()
     except OSError as error:
         raise OSError(error.errno, f"cannot create the state directory {path} "
@@ -49,10 +63,35 @@ def prepare_state_dir(path: Path) -> Path:
     if info.st_uid != os.geteuid():
         raise OSError(f"the state directory {path} belongs to another user (uid "
                       f"{info.st_uid}); the journal's seeds must be ours alone")
-    if stat.S_IMODE(info.st_mode) != 0o700:
-        path.chmod(0o700)
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o077:
+        raise OSError(f"the state directory {path} can be read by others (mode {mode:o}); "
+                      f"make it private (chmod 700 {path}) or choose another with --state-dir")
     return path
+
+
+def hold_state_dir(path: Path) -> int:
+    """Lock ``path`` for this process's life and return the lock's descriptor.
+
+    ``flock`` is released by the kernel when the process ends, even by SIGKILL, so a lock is
+    never stale. A second copy gets :class:`StateDirBusy` naming the holder's pid.
+    """
+    fd = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+        os.close(fd)
+        raise StateDirBusy(f"another companion (pid {holder}) is already using {path}; "
+                           "stop it first (sudo systemctl stop companion)") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return fd
 
 
 def journal_path(state_dir: Path) -> Path:
     return state_dir / JOURNAL_NAME
+
+
+def memory_path(state_dir: Path) -> Path:
+    return state_dir / MEMORY_NAME

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
+from .textfile import UnreadableFile, read_small_text
+
 DISPLAYS = ("ssd1306", "sh1106")
 BUZZER_TYPES = ("tonal", "active")
 DISPLAY_ADDRESSES = (0x3C, 0x3D)
@@ -88,22 +90,11 @@ class TableConfig:
 
 
 def load_config(path: str | Path) -> TableConfig:
-    source = str(path)
     try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        reason = error.strerror or error
-        raise ConfigError(f"{source}: cannot read it ({reason}); check the path") from None
-    if len(raw) > MAX_BYTES:
-        raise ConfigError(f"{source}: {len(raw)} bytes is too big for a table.toml (max "
-                          f"{MAX_BYTES}); is it the right file?")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ConfigError(
-            f"{source}: not UTF-8 text (byte {error.start}); save it as UTF-8"
-        ) from None
-    return parse_config(text, source)
+        text = read_small_text(path, MAX_BYTES, "table.toml")
+    except UnreadableFile as error:
+        raise ConfigError(str(error)) from None
+    return parse_config(text, str(path))
 
 
 def parse_config(text: str, source: str = "table.toml") -> TableConfig:

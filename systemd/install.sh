@@ -4,7 +4,8 @@
 #
 #     sudo systemd/install.sh [--table NAME] [--public-screen | --no-public-screen]
 #                                          install, or bring an install up to date
-#     sudo systemd/install.sh --uninstall  remove it all but the saved games
+#     sudo systemd/install.sh --uninstall  remove it all; asks whether the saved games go too
+#     sudo systemd/install.sh --uninstall --purge   ... and the saved games, without asking
 #     sudo systemd/install.sh --venv-only  only the OS packages and the venv (make pi-check
 #                                          runs this in an emulated root without systemd)
 #
@@ -19,9 +20,10 @@ SRC="$(cd "$(dirname "$0")/.." && pwd)"
 PYTHON="${PYTHON:-python3}"
 SERVICE=companion.service
 ACCOUNT=companion
-# Buttons, buzzer and motors; the OLEDs; SPI displays; pods on USB serial; the speaker; and
-# the public screen on HDMI (/dev/dri: video and render).
-DEVICE_GROUPS="gpio i2c spi dialout audio video render"
+# Buttons, buzzer and motors; the OLEDs; pods on USB serial; the speaker; and the public
+# screen on HDMI (/dev/fb* and /dev/dri/card*: video; /dev/dri/renderD*: render). The same
+# groups as companion.service's SupplementaryGroups=.
+DEVICE_GROUPS="gpio i2c dialout audio video render"
 PREFIX="$ROOT/opt/table-companion"
 VENV="$PREFIX/venv"
 ETC="$ROOT/etc/table-companion"
@@ -320,6 +322,27 @@ install_all() {
     say "done: systemctl status $SERVICE; saved games in /var/lib/table-companion"
 }
 
+saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or not
+    if [ ! -d "$STATE" ]; then
+        return
+    fi
+    if [ "${1:-}" != --purge ] && [ -t 0 ]; then
+        printf 'install.sh: %s holds the saved games (%s, every seed included). Remove them too? [y/N] ' \
+            "$STATE" "$(du -sh "$STATE" | cut -f1)"
+        read -r answer || answer=""
+        case "$answer" in [yY]*) set -- --purge ;; esac
+    fi
+    if [ "${1:-}" = --purge ]; then
+        rm -rf "$STATE"
+        say "removed the saved games in $STATE"
+        return
+    fi
+    # The companion user is gone: its id must not own the seeds (a new user could get it).
+    chown -R root:root "$STATE"
+    say "kept the saved games in $STATE, now owned by root (a new install takes them" \
+        "over); remove them with: sudo rm -rf $STATE"
+}
+
 uninstall_all() {
     if systemctl is-active --quiet "$SERVICE"; then
         systemctl stop "$SERVICE"
@@ -335,12 +358,15 @@ uninstall_all() {
     if getent passwd "$ACCOUNT" >/dev/null; then
         userdel "$ACCOUNT"
     fi
-    say "removed; the saved games stay in $STATE (I2C stays on)"
+    say "removed the service, $PREFIX, $ETC, the pods' udev rule and the user $ACCOUNT"
+    saved_games "$@"
+    say "left on: I2C (its dtparam and dtoverlay lines in config.txt, i2c-dev in /etc/modules)" \
+        "and the OS packages it installed (python3-lgpio, espeak-ng)"
 }
 
 usage() {
     fail "usage: $0 [--table NAME] [--public-screen | --no-public-screen] | --venv-only |" \
-        "--uninstall"
+        "--uninstall [--purge]"
 }
 
 examples() {
@@ -349,7 +375,9 @@ examples() {
     done
 }
 
+ARGS="$*"
 MODE=install
+PURGE=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --table)
@@ -364,14 +392,18 @@ while [ $# -gt 0 ]; do
         --no-public-screen) PUBLIC_SCREEN=off ;;
         --venv-only) MODE=venv ;;
         --uninstall) MODE=uninstall ;;
+        --purge) PURGE=--purge ;;
         *) usage ;;
     esac
     shift
 done
+if [ -n "$PURGE" ] && [ "$MODE" != uninstall ]; then
+    usage
+fi
 
-need_root
+need_root $ARGS
 case "$MODE" in
     install) install_all ;;
     venv) venv_only ;;
-    uninstall) uninstall_all ;;
+    uninstall) uninstall_all $PURGE ;;
 esac

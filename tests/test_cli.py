@@ -1,5 +1,7 @@
 """The command line: one clear line for every mistake a person can make at it."""
 
+from pathlib import Path
+
 import pytest
 
 from companion.cli import main
@@ -28,3 +30,18 @@ def test_cli_version_and_games(capsys):
     assert exit_.value.code == 0 and capsys.readouterr().out.startswith("companion ")
     assert main(["games"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 5
+
+
+def test_cli_pod_firmware_writes_a_pods_flash(capsys, tmp_path):
+    """`companion pod-firmware DIR` lays out a pod's flash as firmware/README.md does (and as
+    the pod tests run it): the firmware's modules, and podproto/, the protocol package the
+    companion imports too; then it says how they get onto the Pico."""
+    repo = Path(__file__).resolve().parent.parent
+    wanted = {path.name: path for path in (repo / "firmware").glob("*.py")}
+    wanted |= {f"podproto/{path.name}": path for path in (repo / "podproto").glob("*.py")}
+    assert main(["pod-firmware", str(tmp_path)]) == 0
+    written = {str(path.relative_to(tmp_path)): path for path in tmp_path.rglob("*.py")}
+    assert sorted(written) == sorted(wanted)
+    assert all(written[name].read_bytes() == wanted[name].read_bytes() for name in wanted)
+    said = capsys.readouterr().out
+    assert "mpremote mkdir :podproto" in said and f"{tmp_path}/podproto/*.py :podproto/" in said

@@ -18,15 +18,17 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from serial.tools.list_ports_common import ListPortInfo
 
 from companion.app import App
 from companion.cli import main
 from companion.clock import FakeClock
 from companion.render import render
 from companion.shipped import example_tables
+from companion.system_menu import SETTLE
 from engine import registry
 from engine.rng import SeededRandom
-from hardware.base import SeatOffline
+from hardware.base import SeatLink
 from hardware.build import build_table
 from hardware.bus import RecordingBus
 from hardware.config import TableConfig, load_config
@@ -85,11 +87,11 @@ class ExampleTable:
         self.clock = FakeClock()
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.buses: dict[int, RecordingBus] = {}
-        self.pods = self._pods(home)
+        self.pods = {seat.number: SimPod(home / f"pod{seat.number}", seat.number)
+                     for seat in self.config.seats if seat.pod is not None}
         self.online: set[int] = set()
         self.hardware = build_table(self.config, self.events.put, pin_factory=self.factory,
-                                    bus_factory=self._bus,
-                                    serial_by_id=str(home / "by-id"))
+                                    bus_factory=self._bus, pod_ports=self._ports)
         if name in PUBLIC_SCREEN:
             from hardware.pygame_public import PublicWindow
 
@@ -104,17 +106,9 @@ class ExampleTable:
     def _bus(self, number: int) -> RecordingBus:
         return self.buses.setdefault(number, RecordingBus())
 
-    def _pods(self, home: Path) -> dict[int, SimPod]:
-        """A simulated pod for each pod seat, all under one stand-in /dev/serial/by-id."""
-        pods = {}
-        for seat in self.config.seats:
-            if seat.pod is not None:
-                pod = SimPod(home / f"pod{seat.number}", seat.number)
-                pod.by_id = home / "by-id"
-                pod.by_id.mkdir(exist_ok=True)
-                pod.link = pod.by_id / pod.link.name
-                pods[seat.number] = pod
-        return pods
+    def _ports(self) -> list[ListPortInfo]:
+        """pyserial's ``list_ports`` on a Pi with this table's pods plugged in."""
+        return [port for pod in self.pods.values() for port in pod.ports()]
 
     def wait_for_pods(self) -> None:
         """Until every pod is online: a loaded machine can make one miss its heartbeats."""
@@ -130,8 +124,8 @@ class ExampleTable:
         return set(self.pods) - self.online
 
     def handle(self, event: object) -> None:
-        if isinstance(event, SeatOffline):
-            (self.online.add if event.online else self.online.discard)(event.seat)
+        if isinstance(event, SeatLink):
+            (self.online.add if event.up else self.online.discard)(event.seat)
         self.app.handle(event)
 
     def pump(self) -> None:
@@ -158,6 +152,7 @@ def example(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ExampleT
 def lobby_start(table: ExampleTable, game_key: str, players: tuple[int, ...]) -> None:
     """The players join (the others leave), the first opens the menu, picks the game, starts."""
     app, now = table.app, table.clock()
+    assert app.state is None
     for seat in table.app.seat_numbers:
         offered = {action.id for action in app.actions(seat)}
         if seat in players and "join" in offered:
@@ -167,6 +162,14 @@ def lobby_start(table: ExampleTable, game_key: str, players: tuple[int, ...]) ->
     for action in ("menu", f"game:{game_key}", "start"):
         app.choose(players[0], action, now)
     assert app.state is not None and app.state.seats == players
+
+
+def back_to_the_lobby(table: ExampleTable, seat: int) -> None:
+    """Once the outcome has been read (presses are ignored until then): New game, yes."""
+    table.clock.advance(SETTLE)
+    for action in ("sys:lobby", "sys:yes"):
+        table.app.choose(seat, action, table.clock())
+    assert table.app.state is None
 
 
 def play_to_the_end(table: ExampleTable, player: SeededRandom) -> None:
@@ -203,7 +206,7 @@ def test_examples_play_every_game_to_its_end(example: ExampleTable) -> None:
         assert example.app.state.result(), game.key
         assert all(bus.bytes_sent > sent[number] for number, bus in example.buses.items())
         assert_pods_show_their_seats(example)
-        example.app.choose(players[0], "sys:lobby", example.clock())
+        back_to_the_lobby(example, players[0])
     if example.config.buzzer is not None:
         assert example.hardware.buzzer.wait(timeout=5.0)
         buzzer = example.factory.pin(example.config.buzzer.pin)

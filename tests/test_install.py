@@ -1,5 +1,6 @@
 """systemd/install.sh in a temporary root: what it creates, that a second run changes nothing,
-and that --uninstall removes everything but the saved games.
+and that --uninstall removes everything, and says what it leaves behind (the saved games,
+unless the user says to remove them too).
 
 Commands that would change the real machine (user and group tools, systemctl, pip, chgrp)
 are stand-ins on PATH that record their calls and keep their state in files; everything
@@ -8,6 +9,7 @@ else (files, modes, config.txt, /etc/modules) is the script's real work under th
 
 import hashlib
 import os
+import pty
 import shutil
 import stat
 import subprocess
@@ -18,7 +20,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 STUBS = ("getent", "groupadd", "useradd", "usermod", "userdel", "id", "systemctl", "chgrp",
-         "python3", "python", "pip", "dpkg-query", "apt-cache", "apt-get")
+         "chown", "python3", "python", "pip", "dpkg-query", "apt-cache", "apt-get")
 STUB = f"""#!{sys.executable} -S
 import os, pathlib, sys
 state = pathlib.Path(os.environ["STUB_STATE"])
@@ -76,7 +78,7 @@ elif name in ("python3", "python") and args[:1] == ["-c"]:
     if "platform" in args[1]:
         print("Python 3.13 on aarch64")
 """
-GROUPS_ON_PI_OS = ("gpio", "i2c", "dialout", "audio", "video", "render")  # spi: the script adds it
+GROUPS_ON_PI_OS = ("gpio", "i2c", "dialout", "audio", "video", "render")
 READ_ONLY_CALLS = {"getent", "id", "systemctl is-enabled", "systemctl is-active", "dpkg-query",
                    "apt-cache", "python3 -c", "python -c"}
 KITCHEN_BOOT = ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
@@ -111,15 +113,16 @@ def pi(tmp_path: Path):
     return source, root, stubs, state
 
 
-def run(pi, *args: str) -> list[str]:
-    """Run install.sh; returns the stand-in calls it made (what it said: :func:`said`)."""
+def run(pi, *args: str, stdin: int = subprocess.DEVNULL) -> list[str]:
+    """Run install.sh (no one at the keyboard, unless stdin is a terminal); returns the
+    stand-in calls it made (what it said: :func:`said`)."""
     source, root, stubs, state = pi
     log = state / "calls.log"
     log.unlink(missing_ok=True)
     env = dict(os.environ, COMPANION_ROOT=str(root), STUB_STATE=str(state),
                PYTHON=str(stubs / "python3"), PATH=f"{stubs}:{os.environ['PATH']}")
     done = subprocess.run(["sh", str(source / "systemd" / "install.sh"), *args], env=env,
-                          capture_output=True, text=True, timeout=60)
+                          stdin=stdin, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     (state / "said.txt").write_text(done.stdout)
     return log.read_text().splitlines() if log.exists() else []
@@ -157,8 +160,8 @@ def test_install_sets_up_a_fresh_pi(pi):
     are on, the pods' udev rule, the unit enabled; started by the reboot config.txt needs."""
     source, root, _, state = pi
     calls = run(pi)
-    assert called(calls, "useradd --system") and called(calls, "groupadd --system spi")
-    assert all((state / f"member-{g}").exists() for g in (*GROUPS_ON_PI_OS, "spi"))
+    assert called(calls, "useradd --system")
+    assert all((state / f"member-{g}").exists() for g in GROUPS_ON_PI_OS)
     assert called(calls, f"pip install --quiet --upgrade {source}[pi]")
     unit = root / "etc/systemd/system/companion.service"
     assert unit.read_bytes() == (source / "systemd/companion.service").read_bytes()
@@ -172,6 +175,15 @@ def test_install_sets_up_a_fresh_pi(pi):
     assert called(calls, "systemctl daemon-reload")
     assert (state / "enabled").exists() and not (state / "active").exists()
     assert "REBOOT" in said(pi) and all(line in said(pi) for line in KITCHEN_BOOT)
+
+
+def test_install_creates_a_group_the_system_lacks(pi):
+    """A system without one of Raspberry Pi OS's device groups (gpio, on plain Debian): the
+    script creates it and puts the user in it."""
+    state = pi[3]
+    (state / "group-gpio").unlink()
+    calls = run(pi)
+    assert called(calls, "groupadd --system gpio") and (state / "member-gpio").exists()
 
 
 def test_install_twice_changes_nothing(pi):
@@ -219,93 +231,69 @@ def test_install_new_version_is_installed_and_restarted(pi):
     assert called(calls, "pip install") and called(calls, "systemctl restart companion")
 
 
-def test_install_sets_the_speed_in_an_existing_i2c_setup(pi):
-    """raspi-config's I2C at another speed, and a file ending in a model's section: the
-    speed is changed in place, and new lines go under [all], where every Pi reads them."""
-    config = pi[1] / "boot/firmware/config.txt"
-    config.write_text("dtparam=i2c_arm=on,i2c_arm_baudrate=100000\n[cm4]\notg_mode=1\n")
-    run(pi)
-    assert boot_lines(pi) == ["dtparam=i2c_arm=on,i2c_arm_baudrate=400000", "[cm4]",
-                              "otg_mode=1", "[all]", "dtoverlay=i2c-mux,pca9548,addr=0x70"]
-
-
-def test_install_userspace_mux_table_gets_no_overlay(pi):
-    """The living-room table drives its mux itself: I2C on, no kernel overlay (which would
-    own the mux), and a warning if config.txt already loads it."""
-    run(pi, "--table", "living-room")
-    assert boot_lines(pi) == ["[all]", "dtparam=audio=on", *KITCHEN_BOOT[:2]]
-    config = pi[1] / "boot/firmware/config.txt"
-    config.write_text(config.read_text() + "dtoverlay=i2c-mux,pca9548,addr=0x70\n")
-    run(pi)
-    assert "remove its dtoverlay=i2c-mux line" in said(pi)
-
-
-def test_install_takes_lgpio_from_the_os_archive(pi):
-    """Raspberry Pi OS has python3-lgpio: installed, and reached through the venv's system
-    site packages."""
-    source, root, _, state = pi
-    (state / "archive-python3-lgpio").touch()
-    calls = run(pi)
-    assert called(calls, "apt-get install -y -q --no-install-recommends python3-lgpio")
-    assert called(calls, "python3 -m venv --clear --system-site-packages")
-    assert "include-system-site-packages = true" in (
-        root / "opt/table-companion/venv/pyvenv.cfg").read_text()
-    assert "pins: lgpio" in said(pi) and "WARNING" not in said(pi)
-
-
-def test_install_without_lgpio_says_what_works_and_the_fix(pi):
-    """No python3-lgpio in the archive and no wheel for this Python: the install goes on and
-    says what the table can and cannot do, and the one command that fixes it."""
-    calls = run(pi)
-    assert not called(calls, "apt-get install -y -q --no-install-recommends python3-lgpio")
-    report = said(pi)
-    assert "no lgpio for Python 3.13 on aarch64" in report
-    assert "seat pods" in report and "GPIO buttons, buzzer and motors" in report
-    assert "Fix: sudo apt install python3-lgpio && sudo " in report
-
-
-def test_install_public_screen_runs_the_service_with_it(pi):
-    """--public-screen adds a drop-in that starts the companion with the HDMI public view;
-    --no-public-screen takes it away."""
-    root = pi[1]
-    drop_in = root / "etc/systemd/system/companion.service.d/public-screen.conf"
-    calls = run(pi, "--table", "living-room", "--public-screen")
-    assert "--public-screen" in drop_in.read_text() and called(calls, "systemctl daemon-reload")
-    run(pi)
-    assert drop_in.exists()
-    calls = run(pi, "--no-public-screen")
-    assert not drop_in.exists() and called(calls, "systemctl daemon-reload")
-
-
-def test_install_venv_only_touches_nothing_else(pi):
-    """--venv-only (make pi-check): the OS packages and the venv, no user, unit or config.txt."""
-    root = pi[1]
-    calls = run(pi, "--venv-only")
-    assert called(calls, "pip install") and not called(calls, "useradd")
-    assert (root / "opt/table-companion/venv/.source-hash").exists()
-    assert boot_lines(pi) == ["[all]", "dtparam=audio=on"]
-    assert not (root / "etc/systemd").exists() and not (root / "etc/table-companion").exists()
-
-
-def test_install_uninstall_keeps_the_saved_games(pi):
-    """--uninstall removes the service, venv, config, udev rule and user; the journal stays."""
-    _, root, _, state = pi
-    run(pi, "--public-screen")
+def saved_games(root: Path) -> Path:
     games = root / "var/lib/table-companion/journal.sqlite3"
     games.parent.mkdir(parents=True, exist_ok=True)
     games.write_bytes(b"saved games")
+    return games
+
+
+def test_install_uninstall_keeps_the_saved_games(pi):
+    """--uninstall removes the service, its drop-in, venv, config, udev rule and user; the
+    journal stays, handed to root (the deleted user's id must not own the seeds), and the
+    script says so."""
+    _, root, _, state = pi
+    run(pi, "--public-screen")
+    reboot(pi)
+    run(pi)  # running now
+    games = saved_games(root)
     calls = run(pi, "--uninstall")
-    assert called(calls, "userdel companion")
+    report = said(pi)
+    assert called(calls, "systemctl stop companion") and called(calls, "userdel companion")
     assert not (root / "etc/systemd/system/companion.service").exists()
     assert not (root / "etc/systemd/system/companion.service.d").exists()
     assert not (root / "etc/udev/rules.d/99-table-companion-pods.rules").exists()
     assert not (root / "opt/table-companion").exists()
     assert not (root / "etc/table-companion").exists()
     assert games.read_bytes() == b"saved games"
+    assert f"chown -R root:root {games.parent}" in calls
+    assert f"kept the saved games in {games.parent}, now owned by root" in report
+    assert f"sudo rm -rf {games.parent}" in report
+    assert "left on: I2C" in report
     assert not (state / "enabled").exists() and not (state / "passwd-companion").exists()
 
 
-@pytest.mark.parametrize("args", [["--unistall"], ["--table", "no-such-table"], ["--table"]])
+def test_install_uninstall_purge_removes_the_saved_games(pi):
+    """--uninstall --purge takes the saved games too, without asking."""
+    root = pi[1]
+    run(pi)
+    games = saved_games(root)
+    run(pi, "--uninstall", "--purge")
+    assert not games.parent.exists()
+    assert f"removed the saved games in {games.parent}" in said(pi)
+
+
+@pytest.mark.parametrize(("answer", "removed"), [("y\n", True), ("\n", False)])
+def test_install_uninstall_asks_about_the_saved_games(pi, answer, removed):
+    """At a terminal, --uninstall says where the saved games are and asks; no is the default."""
+    root = pi[1]
+    run(pi)
+    games = saved_games(root)
+    keyboard, terminal = pty.openpty()
+    os.write(keyboard, answer.encode())
+    try:
+        run(pi, "--uninstall", stdin=terminal)
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    report = said(pi)
+    assert f"{games.parent} holds the saved games" in report
+    assert "Remove them too? [y/N]" in report
+    assert games.parent.exists() != removed
+
+
+@pytest.mark.parametrize("args", [["--unistall"], ["--table", "no-such-table"], ["--table"],
+                                  ["--purge"]])
 def test_install_refuses_a_wrong_option(pi, args):
     """A mistyped option or table is an error saying what is wanted, not a half install."""
     source, root, stubs, state = pi

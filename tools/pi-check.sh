@@ -118,7 +118,7 @@ checks() {
     step "3. a whole table script, and a pod's firmware"
     inside "$companion script $SCRIPT"
     inside "$companion pod-firmware /tmp/pod && test -s /tmp/pod/main.py &&
-        test -s /tmp/pod/podframe.py"
+        test -s /tmp/pod/podproto/wire.py"
 
     step "4. with python3-lgpio (a stand-in module where the OS package puts it)"
     dist=/usr/lib/python3/dist-packages  # where Debian's python3-* packages go

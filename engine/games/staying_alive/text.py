@@ -1,0 +1,120 @@
+"""Staying Alive's words: the setup pages and the lines under the hourglass.
+
+Every line fits a seat screen (21 characters); setup pages are wrapped by
+:func:`engine.text.screen_lines`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.games.staying_alive.cards import DATA, HAND, ROLES, STRAIN_LIMIT, Role, base_cards
+from engine.text import screen_lines
+
+if TYPE_CHECKING:
+    from engine.games.staying_alive.state import StayingAliveState
+
+STRAIN_NOTE = f"Check strain: {STRAIN_LIMIT}+ = -1"
+MORE_PROMPT = "Corrections, goals"
+ESCAPE_PROMPT = "Strain in your hand?"
+
+
+@dataclass(frozen=True)
+class Page:
+    """One setup instruction as it fits a seat screen."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+# --- setup pages -----------------------------------------------------------------------------
+
+
+def deck_pages(
+    players: int,
+    modules: Sequence[int],
+    codes: int | None,
+    cards: int,
+    roles: Mapping[int, Role | None],
+) -> tuple[Page, ...]:
+    """The deck-building steps, numbered "1/4 ...", to be spread over the seats."""
+    steps = [Page("Base cards", _base_text(players))]
+    if modules:
+        numbers = ", ".join(str(m) for m in modules)
+        plural = "s" if len(modules) > 1 else ""
+        steps.append(Page("Modules", (f"Add module{plural} {numbers}", "(5 cards each)")))
+    if codes is not None:
+        steps.append(Page("Codes (module 2)", (
+            "Shuffle 5 face down,", f"return card {codes} from", "the top to box unseen")))
+    steps.append(Page("Shuffle the deck", (
+        f"Shuffle the {cards} cards,", "put them on the", "escape card (face up)")))
+    unnamed = sum(1 for role in ROLES if role.name is None)
+    if any(role is not None and role.name is None for role in roles.values()):
+        named = ", ".join(role.screen or "" for role in ROLES if role.name)
+        steps.append(Page(f"Shuffle {unnamed} roles", screen_lines(f"face down: all but {named}.")))
+    return tuple(
+        Page(f"{i}/{len(steps)} {page.title}", page.lines) for i, page in enumerate(steps, 1)
+    )
+
+
+def _base_text(players: int) -> tuple[str, ...]:
+    base = DATA["base"]
+    if players >= 5:
+        return screen_lines(f"Take all {base['cards']} base cards.")
+    if players == 4:
+        return (f"{base['cards']} base cards: remove", f"the {base['five_dot']} with 5 dots",
+                f"({base_cards(4)} left)")
+    return (f"{base['cards']} base cards: remove", f"the {base['five_dot']} with 5 dots and",
+            f"{base['four_dot']} with 4 dots ({base_cards(3)})")
+
+
+def role_page(role: Role | None, stamina: int) -> Page:
+    """What a seat takes before play: its role card (public), stamina and 3 cards."""
+    take = (f"Take {stamina} stamina,", f"draw {HAND} cards.")
+    if role is None:
+        return Page("No role card", ("Lookout-only game.", *take))
+    if role.name is None:
+        return Page("Your role: any other", ("Take 1 face-down role", *take))
+    return Page(f"Your role: {role.screen}", ("Take it, face up.", *take))
+
+
+# --- lines in play ---------------------------------------------------------------------------
+
+
+def role_line(state: StayingAliveState, seat: int) -> str:
+    """``"Lookout    Stamina 5"``: the public role and the stamina tokens."""
+    role = state.roles[seat]
+    name = "No role" if role is None else role.screen or "Other role"
+    return f"{name:<11}Stamina {state.stamina[seat]}"
+
+
+def deck_line(state: StayingAliveState) -> str:
+    """``"Deck 12 Goal 1,3"``: cards left and the target modules still to fulfil."""
+    deck = f"Deck {state.deck}" if state.deck else "Deck EMPTY"
+    if not state.goals():
+        return deck
+    left = state.goals_left()
+    return f"{deck} Goal {','.join(map(str, left))}" if left else f"{deck} Goals done"
+
+
+def escaped_line(state: StayingAliveState) -> str:
+    if not state.escaped:
+        return ""
+    return "Escaped: " + ", ".join(map(str, state.escaped))
+
+
+def lookout_line(state: StayingAliveState) -> str:
+    lookout = state.lookout()
+    return f"Lookout: Seat {lookout}" if lookout is not None else "Lookout escaped"
+
+
+def draw_prompt(state: StayingAliveState) -> str:
+    """Under the big digits only this line shows: the seat on turn sees its stamina here."""
+    stamina = state.stamina[state.turn]
+    return f"Draw 1, stamina {stamina}" if state.drew else f"No draw, stamina {stamina}"
+
+
+def check_prompt(state: StayingAliveState) -> str:
+    return STRAIN_NOTE if state.deck else state.escape_blocker() or "Stay -1 or escape"

@@ -1,0 +1,225 @@
+"""The play phases of Staying Alive: a turn's steps, and the Lookout's flip in every one.
+
+A turn goes "play" (draw 1 by itself, then up to 2 actions, entered as what they cost) ->
+"check" (the strain check, or once the deck is empty stay or escape) -> "escape" (how much
+strain the escaper holds); "more" holds the rarely used corrections beside "play". Whatever
+the step, the Lookout may flip the hourglass.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.api import Action, Buzz, Effect, Narrate
+from engine.cues import Tune
+from engine.games.staying_alive import end
+from engine.games.staying_alive.cards import LOOKOUT, MODULES, STRAIN_LIMIT
+
+if TYPE_CHECKING:
+    from engine.games.staying_alive.state import StayingAliveState
+
+
+# --- offers ----------------------------------------------------------------------------------
+
+
+def offer_play(state: StayingAliveState, seat: int) -> list[Action]:
+    return _with_flip(state, seat, _play_actions(state) if seat == state.turn else [])
+
+
+def offer_more(state: StayingAliveState, seat: int) -> list[Action]:
+    return _with_flip(state, seat, _more_actions(state) if seat == state.turn else [])
+
+
+def offer_check(state: StayingAliveState, seat: int) -> list[Action]:
+    return _with_flip(state, seat, _check_actions(state) if seat == state.turn else [])
+
+
+def offer_escape(state: StayingAliveState, seat: int) -> list[Action]:
+    return _with_flip(state, seat, _escape_actions(state) if seat == state.turn else [])
+
+
+def _with_flip(state: StayingAliveState, seat: int, turn: list[Action]) -> list[Action]:
+    """The Lookout's flip comes first, unless it would cost stamina the Lookout lacks."""
+    if seat != state.lookout():
+        return turn
+    if state.stamina[seat] == 0:
+        return [*turn, Action("flip", "Flip: no stamina!")]
+    return [Action("flip", "Flip hourglass"), *turn]
+
+
+def _play_actions(state: StayingAliveState) -> list[Action]:
+    seat = state.turn
+    actions = [Action("end", "End turn", True), Action("lose", "Lose 1 stamina", True)]
+    left = state.left_of_turn()
+    if left is not None and (state.roles[seat] or state.roles[left]):
+        actions.append(Action("swap", "Swap role left", True))
+    if state.stamina[seat] < state.stamina_limit(seat):
+        actions.append(Action("gain", "Gain 1 stamina", True))
+    actions.append(Action("more", "Deck & goals..." if state.goals() else "Deck count...", True))
+    return actions
+
+
+def _more_actions(state: StayingAliveState) -> list[Action]:
+    actions = [_goal_action(state, m) for m in state.goals() if m != state.key_module()]
+    if state.key_module() is not None and not state.other_goals_left():
+        actions += [Action("key:right", "Key: all correct", True),
+                    Action("key:wrong", "Key: a card wrong", True)]
+    if state.deck > 0:
+        actions.append(Action("deck:-1", "Deck -1", True))
+    if state.deck < state.setup.cards_in_play:
+        actions.append(Action("deck:+1", "Deck +1 (put back)", True))
+    return [*actions, Action("back", "Back", True)]
+
+
+def _goal_action(state: StayingAliveState, module: int) -> Action:
+    name = MODULES[module].name or f"module {module}"
+    if module in state.goals_done:
+        return Action(f"goal:{module}", f"Unmark {name}", True)
+    return Action(f"goal:{module}", f"Mark {name} done", True)
+
+
+def _check_actions(state: StayingAliveState) -> list[Action]:
+    if state.deck > 0:
+        return [Action("check:low", f"Strain under {STRAIN_LIMIT}", True),
+                Action("check:high", f"Strain {STRAIN_LIMIT}+: lose 1", True)]
+    actions = [Action("stay", "Stay (lose 1)", True)]
+    if state.escape_blocker() is None:
+        actions.append(Action("escape", "Escape...", True))
+    return actions
+
+
+def _escape_actions(state: StayingAliveState) -> list[Action]:
+    most = state.stamina[state.turn]
+    actions = [Action(f"strain:{s}", f"Strain {s}", True) for s in range(most + 1)]
+    return [*actions, Action("strain:over", f"More than {most}", True),
+            Action("back", "Back", True)]
+
+
+def why_not_in_play(state: StayingAliveState, seat: int, action_id: str) -> str:
+    if action_id == "flip":
+        if state.lookout() is None:
+            return "Lookout escaped"
+        return f"Only Seat {state.lookout()} flips"
+    if seat != state.turn:
+        return f"Seat {state.turn}'s turn"
+    if action_id == "escape":
+        return state.escape_blocker() or "Not now"
+    if action_id == "gain":
+        return f"Stamina limit {state.stamina_limit(seat)}"
+    if action_id.startswith("key:") and state.key_module() is not None:
+        return "Other goals first"
+    return "Not now"
+
+
+# --- rules: moving between the turn's steps --------------------------------------------------
+
+
+def end_actions(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """"End turn": the actions are over; the strain check closes the turn."""
+    state.phase = "check"
+    return []
+
+
+def open_more(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.phase = "more"
+    return []
+
+
+def back_to_play(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.phase = "play"
+    return []
+
+
+def open_escape(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.phase = "escape"
+    return []
+
+
+def back_to_check(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.phase = "check"
+    return []
+
+
+# --- rules: what the table enters ------------------------------------------------------------
+
+
+def flip_hourglass(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Every flip after the free first one costs the Lookout 1 stamina; it re-arms warnings."""
+    lost = end.take_stamina(state, seat, 1, now)
+    if state.is_terminal():
+        return lost
+    state.hourglass = state.hourglass.flip(now)
+    state.warned = set()
+    return []
+
+
+def lose_one(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    return end.take_stamina(state, seat, 1, now)
+
+
+def gain_one(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.stamina[seat] += 1
+    return []
+
+
+def swap_role_left(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    left = state.left_of_turn()
+    state.roles[seat], state.roles[left] = state.roles[left], state.roles[seat]
+    return [Narrate(f"Seat {seat} and Seat {left} swapped roles")]
+
+
+def toggle_goal(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.goals_done ^= {int(arg)}
+    return []
+
+
+def use_key(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    return end.key_used(state, arg == "right", now)
+
+
+def correct_deck(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.deck += int(arg)
+    return []
+
+
+def check_strain(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """5 or more strain in hand costs 1 stamina; then the turn passes."""
+    lost = end.take_stamina(state, seat, 1, now) if arg == "high" else []
+    return lost if state.is_terminal() else [*lost, *_next_turn(state)]
+
+
+def stay(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """With the deck empty, staying costs 1 stamina like a failed strain check."""
+    return check_strain(state, seat, "high", now)
+
+
+def escape_with_strain(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Escaping costs as much stamina as the strain in hand; the role card leaves too."""
+    if arg == "over":
+        return end.escape_failed(state, seat, now)
+    state.stamina[seat] -= int(arg)
+    state.lost[seat] += int(arg)
+    was_lookout = state.roles[seat] == LOOKOUT
+    state.escaped.append(seat)
+    won = end.win_if_everyone_escaped(state, now)
+    if won:
+        return won
+    news = f"Seat {seat} escaped" + (": no more flips" if was_lookout else "")
+    return [Narrate(news), *_next_turn(state)]
+
+
+# --- turns -----------------------------------------------------------------------------------
+
+
+def begin_turn(state: StayingAliveState, seat: int) -> list[Effect]:
+    """The turn's first step, drawing a card, happens by itself when the deck has one."""
+    state.turn = seat
+    state.phase = "play"
+    state.drew = state.deck > 0
+    state.deck -= int(state.drew)
+    return [Buzz(Tune.TURN)]
+
+
+def _next_turn(state: StayingAliveState) -> list[Effect]:
+    following = state.ring.left_of(state.turn, state.escaped)
+    return begin_turn(state, state.turn if following is None else following)

@@ -1,0 +1,99 @@
+"""What each Staying Alive screen shows: three short lines under the hourglass.
+
+Nothing in this game is secret (roles lie face up, stamina tokens are in plain sight), so
+every seat sees the same facts; the seat on turn also sees its next step.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.api import HourglassFace, SeatView
+from engine.games.staying_alive import text
+from engine.text import screen_lines
+
+if TYPE_CHECKING:
+    from engine.games.staying_alive.state import StayingAliveState
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def deck_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    """A seat's next deck step, then its role card; the public screen counts progress."""
+    if seat is None:
+        steps = f"Deck steps {len(state.steps_done)}/{len(state.setup.steps)}"
+        ready = f"Ready {len(state.ready)}/{len(state.seats)}"
+        return SeatView("Setup", (steps, ready, text.lookout_line(state)))
+    pending = state.pending_setup_steps(seat)
+    if pending:
+        page = state.setup.steps[pending[0]]
+        return SeatView(page.title, page.lines, highlight=True)
+    left = len(state.setup.steps) - len(state.steps_done)
+    if left:
+        return SeatView("Setup", ("Wait: the deck is", "being built:", f"{left} step(s) left"))
+    if seat not in state.ready:
+        page = text.role_page(state.roles[seat], state.stamina[seat])
+        return SeatView(page.title, page.lines, highlight=True)
+    return SeatView("Ready", ("Waiting for", f"{len(state.seats) - len(state.ready)} more seat(s)"))
+
+
+def start_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    if seat is None:
+        return SeatView("Ready to start", (text.lookout_line(state), "flips to start"))
+    if seat == state.lookout():
+        return SeatView("You are the Lookout", ("Flip to start: free,", "then you go first."),
+                        highlight=True)
+    return SeatView(f"Seat {state.lookout()} starts",
+                    (text.role_line(state, seat), text.deck_line(state)))
+
+
+# --- a turn: the same screens, the seat on turn told its step --------------------------------
+
+
+def play_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    return _turn_view(state, seat, now, text.draw_prompt(state))
+
+
+def more_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    return _turn_view(state, seat, now, text.MORE_PROMPT)
+
+
+def check_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    return _turn_view(state, seat, now, text.check_prompt(state))
+
+
+def escape_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    return _turn_view(state, seat, now, text.ESCAPE_PROMPT)
+
+
+def _turn_view(state: StayingAliveState, seat: int | None, now: float, step: str) -> SeatView:
+    """``step`` heads the screen of the seat on turn; the others see the table's state."""
+    title = f"Seat {state.turn}'s turn"
+    if seat is None:
+        lines = (text.deck_line(state), text.lookout_line(state), text.escaped_line(state))
+        return SeatView(title, _present(lines), hourglass=_glass(state, now))
+    if seat == state.turn:
+        lines = (step, text.role_line(state, seat), text.deck_line(state))
+        return SeatView("Your turn", lines, hourglass=_glass(state, now), highlight=True)
+    first = "You escaped" if seat in state.escaped else text.role_line(state, seat)
+    lines = (first, text.deck_line(state), text.escaped_line(state))
+    return SeatView(title, _present(lines), hourglass=_glass(state, now))
+
+
+# --- the end ---------------------------------------------------------------------------------
+
+
+def over_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    return SeatView("Game over", screen_lines(state.outcome or ""), hourglass=_glass(state, now),
+                    banner="WIN" if state.won else "LOST")
+
+
+def _present(lines: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(line for line in lines if line)
+
+
+def _glass(state: StayingAliveState, now: float) -> HourglassFace:
+    glass = state.hourglass
+    return HourglassFace(glass.remaining(now), glass.length, glass.running,
+                         state.options["timer_display"])
