@@ -294,8 +294,9 @@ def test_elimination_returns_highest_initiative_and_shrinks_floors_at_cleanup() 
     state = started(game_where(4, lambda s: s.first == 1))
     play_contest(state)
     effects = state.apply(3, "eliminated", 0.0) + state.apply(3, "out", 0.0)
-    assert Narrate("Pass Initiative cards down, same side up: Seat 4 takes the 3rd;"
-                   " the 4th Initiative card goes back to the box.") in effects
+    assert Narrate("Pass Initiative cards down, same side up; the 4th goes back to the"
+                   " box.") in effects
+    assert Narrate("Seat 4 takes the 3rd.") in effects
     assert state.view(3, 0.0).banner == "ELIMINATED"
     assert state.legal_actions(3) == []
     assert state.floor_size == 5  # unchanged until the next cleanup
@@ -311,8 +312,8 @@ def test_elimination_tells_each_seat_the_initiative_card_it_now_holds() -> None:
     state = started(game_where(5, lambda s: s.first == 1))
     effects = state.apply(2, "eliminated", 0.0) + state.apply(2, "out", 0.0)
     said = [e.text for e in effects if isinstance(e, Narrate)]
-    assert ("Pass Initiative cards down, same side up: Seat 3 takes the 2nd, Seat 4 takes the"
-            " 3rd, Seat 5 takes the 4th; the 5th Initiative card goes back to the box.") in said
+    assert said[-2:] == ["Pass Initiative cards down, same side up; the 5th goes back to the"
+                         " box.", "Seat 3 takes the 2nd, Seat 4 the 3rd, Seat 5 the 4th."]
     held = {seat: state.view(seat, 0.0).lines[-1] for seat in state.alive()}
     assert held == {1: "1st: GREEN", 3: "2nd: GREEN", 4: "3rd: GREEN", 5: "4th: GREEN"}
     effects = state.apply(5, "eliminated", 0.0) + state.apply(5, "out", 0.0)
