@@ -203,7 +203,7 @@ class App:
         elif g.gesture is Gesture.PEEK_START:
             seat.start_peek(g.at)
         elif g.gesture is Gesture.PEEK_END:
-            seat.end_peek()
+            seat.end_peek(g.at)
         elif g.gesture is Gesture.ACT:
             if seat.lost(self.session.offers(g.seat)):  # never another action, silently
                 seat.reset_highlight()

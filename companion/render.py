@@ -23,6 +23,20 @@ BIG_TOP = 16  # the top of page 2, so a changed digit touches three pages, not f
 BANNER_SIZE = 14
 TITLE_BOTTOM = 11
 BAR_TOP = 53
+NOTICE_LINES, NOTICE_PITCH = 4, 10  # a notice: at most four lines, 10 px apart, over the body
+BIG_BOTTOM, BANNER_BOTTOM, SAND_BOTTOM = 39, 40, 24  # the last pixel rows they ink
+INK_TOP, INK_BOTTOM = 2, 10  # the small font's ink, in rows below where a line is drawn
+
+
+@dataclass(frozen=True)
+class Part:
+    """One thing drawn in the body: a ``kind`` ("banner", "big", "sand", "line"), its text,
+    where it is drawn and the last pixel row it inks."""
+
+    kind: str
+    text: str
+    top: int
+    bottom: int
 
 
 @dataclass(frozen=True)
@@ -35,8 +49,9 @@ class Face:
     lines: tuple[str, ...] = ()
     banner: str | None = None
     sand: float | None = None  # 0..1 for the hourglass bar, None when not drawn
-    bar: str = ""  # the bottom bar: the highlighted action or a notice
+    bar: str = ""  # the bottom bar: the highlighted action
     bar_right: str = ""  # e.g. "2/5": more actions behind PEEK taps
+    notice: tuple[str, ...] = ()  # a notice's lines: the whole body, until it is read
 
     def body(self) -> tuple[str | None, str | None, tuple[str, ...]]:
         """What the body shows: (banner, big text, small lines), as :func:`draw_face` draws it."""
@@ -48,11 +63,38 @@ class Face:
             return None, None, self.lines[:2]
         return None, None, self.lines[:3]
 
-    def text(self) -> str:
-        """All the words drawn on the screen, one item per line: what table scripts match."""
+    def parts(self) -> list[Part]:
+        """The body as it is drawn, top to bottom, without what a notice covers: a notice
+        of n lines is a panel rising n lines from the action bar, so a one-line notice
+        leaves the big digits and the first lines in view."""
         banner, big, lines = self.body()
-        parts = [self.title, banner or "", big or "", *lines, self.bar]
-        return "\n".join(p for p in parts if p)
+        parts, top = [], TITLE_BOTTOM + 2
+        if banner:
+            parts.append(Part("banner", banner, TITLE_BOTTOM + 1, BANNER_BOTTOM))
+            top = 42
+        elif big:
+            parts.append(Part("big", big, BIG_TOP, BIG_BOTTOM))
+            top = 42
+        elif self.sand is not None:
+            parts.append(Part("sand", "", 14, SAND_BOTTOM))
+            top = 27
+        parts += [Part("line", line, top + 11 * i, top + 11 * i + INK_BOTTOM)
+                  for i, line in enumerate(lines)]
+        if not self.notice:
+            return parts
+        return [part for part in parts if part.bottom < notice_top(len(self.notice)) - 1]
+
+    def text(self) -> str:
+        """All the words drawn on the screen, one item per line (a notice is one item, its
+        lines joined again): what table scripts match."""
+        words = [self.title, *(part.text for part in self.parts()), " ".join(self.notice),
+                 self.bar]
+        return "\n".join(w for w in words if w)
+
+
+def notice_top(lines: int) -> int:
+    """The first pixel row of a notice's panel of ``lines`` lines (four: the whole body)."""
+    return BAR_TOP - 1 - NOTICE_PITCH * min(lines, NOTICE_LINES)
 
 
 @cache
@@ -74,18 +116,17 @@ def render(face: Face, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
 def draw_face(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
     width, _ = size
     _draw_title(draw, face, width)
-    banner, big, lines = face.body()
-    if banner:
-        _draw_banner(draw, banner, width)
-        _draw_lines(draw, lines, top=42)
-    elif big:
-        _draw_big(draw, big, width)
-        _draw_lines(draw, lines, top=42)
-    elif face.sand is not None:
-        _draw_sand(draw, face.sand, width)
-        _draw_lines(draw, lines, top=27)
-    else:
-        _draw_lines(draw, lines, top=TITLE_BOTTOM + 2)
+    for part in face.parts():
+        if part.kind == "banner":
+            _draw_banner(draw, part.text, width)
+        elif part.kind == "big":
+            _draw_big(draw, part.text, width)
+        elif part.kind == "sand":
+            _draw_sand(draw, face.sand or 0.0, width)
+        else:
+            _text(draw, (1, part.top), _fit(part.text))
+    if face.notice:
+        _draw_notice(draw, face.notice, width)
     _draw_bar(draw, face, width)
 
 
@@ -119,9 +160,13 @@ def _draw_title(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
         draw.line((0, TITLE_BOTTOM - 1, width - 1, TITLE_BOTTOM - 1), fill=1)
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], top: int) -> None:
-    for index, line in enumerate(lines):
-        _text(draw, (1, top + 11 * index), _fit(line))
+def _draw_notice(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], width: int) -> None:
+    """A lit panel rising from the action bar: four lines at a 10-pixel pitch fill the body
+    (the font's ink is 9 pixels tall), a dark row still parting it from the title."""
+    top = notice_top(len(lines))
+    draw.rectangle((0, top, width - 1, BAR_TOP - 2), fill=1)
+    for index, line in enumerate(lines[:NOTICE_LINES]):
+        _text(draw, (1, top + NOTICE_PITCH * index - INK_TOP + 1), _fit(line), fill=0)
 
 
 def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
