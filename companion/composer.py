@@ -62,6 +62,8 @@ class Composer:
         if ui.peeking:
             return secret_face_for(view)
         face = face_for(view, *ui.bar(self.session.offers(seat)))
+        if ui.reshaped:  # the seat's own action gave its list a new shape: the bar is lit
+            face = dataclasses.replace(face, inverted_bar=True)
         question = self.session.menu.question(seat)
         if question:  # the seat answers the table's question: it is the title until answered
             face = dataclasses.replace(face, title=question, inverted_title=True)

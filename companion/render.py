@@ -51,6 +51,7 @@ class Face:
     sand: float | None = None  # 0..1 for the hourglass bar, None when not drawn
     bar: str = ""  # the bottom bar: the highlighted action
     bar_right: str = ""  # e.g. "2/5": more actions behind PEEK taps
+    inverted_bar: bool = False  # lit: the list is new in shape, the highlight on its first
     notice: tuple[str, ...] = ()  # a notice's lines: the whole body, until it is read
 
     def body(self) -> tuple[str | None, str | None, tuple[str, ...]]:
@@ -218,9 +219,13 @@ def _draw_sand(draw: ImageDraw.ImageDraw, sand: float, width: int) -> None:
 def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
     if not face.bar and not face.bar_right:
         return
-    draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
+    ink = 0 if face.inverted_bar else 1
+    if face.inverted_bar:
+        draw.rectangle((0, BAR_TOP - 1, width - 1, HEIGHT - 1), fill=1)
+    else:
+        draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
     right_chars = len(face.bar_right) + 1 if face.bar_right else 0
-    _text(draw, (1, BAR_TOP), _fit(face.bar, CHARS_PER_LINE - right_chars))
+    _text(draw, (1, BAR_TOP), _fit(face.bar, CHARS_PER_LINE - right_chars), fill=ink)
     if face.bar_right:
         x = width - 1 - 6 * len(face.bar_right)
-        _text(draw, (x, BAR_TOP), face.bar_right)
+        _text(draw, (x, BAR_TOP), face.bar_right, fill=ink)

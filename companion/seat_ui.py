@@ -4,9 +4,16 @@ The highlight follows an action *id*, so when another seat's action changes this
 the highlight stays on its action wherever that moved. When its action is gone, the highlight
 never lands on another one silently: the next ACT only says "Choices changed" and the next
 PEEK starts again from the first (most urgent) action, where the highlight also falls back
-after every action and after a few idle seconds.
-An action marked ``repeat`` (+1, -1, an option's value) keeps the highlight, so ACT can be
-pressed again; one marked ``confirm`` needs a second ACT within a few seconds.
+after a few idle seconds.
+After the seat's own action the highlight falls back to the first action, so "PEEK, PEEK,
+ACT" means the same thing again. When the action changed the shape of a list that goes on
+(the Lookout's last stamina moves the flip from the top to the end, so the same presses
+would reach "Swap role left"), the bar is lit (drawn inverted) while the seat PEEKs through
+the new list, until its next ACT or a few idle seconds: it never lands on another action
+without seeing that the list changed. (Following the action by id would not help there:
+the table's own entries follow the flip, so PEEK would go to "Pause".) An action marked
+``repeat`` (+1, -1, an option's value) keeps the highlight, so ACT can be pressed again;
+one marked ``confirm`` needs a second ACT within a few seconds.
 
 Notices (narration, reveals, refusals) are shown whole over the screen's body, up to four
 lines wrapped at spaces (``render.NOTICE_LINES``), for a reading time that grows with their
@@ -23,6 +30,7 @@ time again when PEEK is released.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.api import Action
@@ -30,6 +38,7 @@ from engine.text import LINE, screen_lines
 
 from .render import NOTICE_LINES
 
+CHOICES_CHANGED = "Choices changed"
 IDLE_RESET = 8.0
 READING_PACE = 14.0  # characters a second: a 21-character line in 1.5 s
 MIN_NOTICE = 1.5  # seconds even the shortest notice stays
@@ -62,6 +71,7 @@ class SeatUI:
     notice_until: float | None = None
     pending: deque[Notice] = field(default_factory=deque)
     armed: str | None = None  # a confirm action pressed once, waiting for the second ACT
+    reshaped: bool = False  # the seat's own action reshaped its list: the bar is lit
     armed_until: float | None = None
     stuck: str = ""
 
@@ -85,8 +95,22 @@ class SeatUI:
         self.highlight_until = now + IDLE_RESET
         self.disarm()
 
+    def acted(self, action: Action, before: list[str], after: list[Action], now: float,
+              table_owned: Callable[[str], bool]) -> None:
+        """Place the highlight after the seat's own ``action``: ``before`` is the ids the
+        seat was offered when it pressed, ``after`` what it is offered now. The table's own
+        entries (pause, undo...) follow every list, so they do not make two lists one."""
+        ids = [a.id for a in after]
+        if action.repeat and action.id in ids:
+            self.keep_highlight(action, now)
+            return
+        self.reset_highlight()
+        kept = {i for i in ids if not table_owned(i)} & set(before)
+        if ids != before and kept:  # the same list in a new shape: lit until the next ACT
+            self.reshaped, self.highlight_until = True, now + IDLE_RESET
+
     def reset_highlight(self) -> None:
-        self.highlighted, self.highlight_until = None, None
+        self.highlighted, self.highlight_until, self.reshaped = None, None, False
 
     def keep_highlight(self, action: Action, now: float) -> None:
         self.highlighted, self.highlight_until = action.id, now + IDLE_RESET

@@ -1,5 +1,9 @@
 """A seat's highlight, confirmations and notices, on the clock."""
 
+from pathlib import Path
+
+from companion.render import render
+from companion.script_cli import run_script
 from companion.seat_ui import (
     MAX_NOTICE_WAIT,
     MIN_NOTICE,
@@ -138,3 +142,64 @@ def test_a_text_longer_than_a_screen_is_still_shown_whole_a_screen_at_a_time():
         shown.append(seat.notice)
     assert all(len(notice_lines(screen)) <= 4 for screen in shown)
     assert " ".join(p for p in shown if p) == text
+
+
+SWAP, GAIN, MORE = Action("swap", "Swap role left"), Action("gain", "Gain 1 stamina"), Action(
+    "more", "Deck count...")
+NO_STAMINA = Action("flip", "Flip: no stamina!")
+PAUSE = Action("sys:pause", "Pause")
+
+
+def _table_owned(action_id: str) -> bool:
+    return action_id.startswith("sys:")
+
+
+def test_after_its_own_action_a_seat_starts_again_from_the_first():
+    """A list that keeps its shape: the highlight is back on the first action, unlit, so
+    the usual PEEK, PEEK, ACT means the same thing again."""
+    ui, shape = SeatUI(1), [FLIP, END, LOSE, SWAP, MORE, PAUSE]
+    ui.next(shape, 0.0)
+    ui.acted(END, [a.id for a in shape], shape, 1.0, _table_owned)
+    assert ui.current(shape)[0] == FLIP and not ui.reshaped
+
+
+def test_an_own_action_that_reshapes_the_list_lights_the_bar_while_the_seat_peeks():
+    """The Lookout's last stamina moves the flip from the top to the end: PEEK, PEEK would
+    now reach "Swap role left", so the bar is lit until the seat's next ACT."""
+    ui = SeatUI(3)
+    before = [FLIP, END, LOSE, SWAP, GAIN, MORE, PAUSE]
+    after = [END, LOSE, SWAP, GAIN, MORE, NO_STAMINA, PAUSE]
+    ui.acted(FLIP, [a.id for a in before], after, 0.0, _table_owned)
+    assert ui.current(after)[0] == END and ui.reshaped
+    ui.next(after, 0.5)
+    ui.next(after, 1.0)
+    assert ui.current(after)[0] == SWAP and ui.reshaped  # never without the cue
+    ui.acted(SWAP, [a.id for a in after], after, 1.5, _table_owned)
+    assert not ui.reshaped
+
+
+def test_the_lit_bar_lapses_with_the_highlight():
+    """Left alone, the cue goes after a few seconds, like the highlight."""
+    ui = SeatUI(3)
+    ui.acted(FLIP, ["flip", "end", "lose"], [END, LOSE, NO_STAMINA], 0.0, _table_owned)
+    ui.expire(10.0)
+    assert not ui.reshaped
+
+
+def test_a_new_step_is_not_a_reshaped_list():
+    """A list that shares only the table's own entries (pause...) is a new step, unlit."""
+    ui = SeatUI(1)
+    ui.acted(END, ["end", "lose", "sys:pause"], [Action("check:low", "Strain under 5"), PAUSE],
+             0.0, _table_owned)
+    assert not ui.reshaped
+
+
+def test_the_flip_that_takes_the_last_stamina_lights_the_lookouts_bar():
+    """The table script's moment, on the headless table: after the last stamina's flip the
+    Lookout's PEEK, PEEK shows "Swap role left" in a lit bar (its pixels inverted)."""
+    script = Path(__file__).parent / "scripts" / "staying_alive_flip_reshapes_the_list.table"
+    app, _ = run_script(script.read_text(encoding="utf-8"), script.stem)
+    face = app.screens.faces[3]
+    assert face.bar == "> Swap role left" and face.inverted_bar
+    bar_rows = render(face).crop((0, 52, 128, 64))
+    assert sum(1 for pixel in bar_rows.getdata() if pixel) > 0.6 * 128 * 12  # dark on light
