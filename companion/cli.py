@@ -56,13 +56,13 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check-config", help="validate a table.toml")
     check.add_argument("file")
 
-    audit = commands.add_parser("audit", help="check a finished game's shuffles and deals "
-                                              "against its revealed seed")
+    audit = commands.add_parser("audit", help="check a finished game's deal: its revealed key, "
+                                              "the players' cut, the seed and every deal")
     audit.add_argument("game_id", nargs="?", type=int, metavar="GAME-ID",
                        help="the game's number in the journal (default: the last finished)")
     audit.add_argument("--state-dir", metavar="DIR", help="where the journal is kept")
     audit.add_argument("--commitment", metavar="HASH",
-                       help="the seed commitment shown at setup, as the table noted it")
+                       help="the commitment shown before the cut, as the table noted it")
 
     commands.add_parser("games", help="list the games")
     return top

@@ -45,6 +45,7 @@ MIN_NOTICE = 1.5  # seconds even the shortest notice stays
 MAX_NOTICE_WAIT = 9.0  # seconds of waiting notices beyond which routine ones give way
 CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
+PEEK_PAGE = 2.5  # seconds per page of a PEEK face; the pages turn on this beat for every seat
 
 
 @dataclass
@@ -67,6 +68,8 @@ class SeatUI:
     highlight_until: float | None = None
     peeking: bool = False
     peek_until: float | None = None
+    peek_since: float | None = None
+    peek_turn: float | None = None  # the next page turn: one page or four, the same beat
     notice: str = ""
     notice_until: float | None = None
     pending: deque[Notice] = field(default_factory=deque)
@@ -170,19 +173,28 @@ class SeatUI:
     # --- peeks -----------------------------------------------------------------------------
 
     def start_peek(self, now: float) -> None:
-        self.peeking, self.peek_until = True, now + MAX_PEEK
+        self.peeking, self.peek_until, self.peek_since = True, now + MAX_PEEK, now
+        self.peek_turn = now + PEEK_PAGE
 
     def end_peek(self, now: float) -> None:
         """Notices held still behind the secret face; the one on screen is read anew."""
-        self.peeking, self.peek_until = False, None
+        self.peeking, self.peek_until, self.peek_since = False, None, None
+        self.peek_turn = None
         if self.notice_until is not None:
             self.notice_until = now + reading_time(self.notice)
+
+    def peek_page(self, now: float) -> int:
+        """Which page of its PEEK face the seat sees (the composer takes it round)."""
+        if self.peek_since is None:
+            return 0
+        return int((now - self.peek_since) // PEEK_PAGE)
 
     # --- time ------------------------------------------------------------------------------
 
     def deadlines(self) -> list[float]:
         notice_until = None if self.peeking else self.notice_until  # held still under PEEK
-        moments = (self.highlight_until, notice_until, self.peek_until, self.armed_until)
+        moments = (self.highlight_until, notice_until, self.peek_until, self.peek_turn,
+                   self.armed_until)
         return [t for t in moments if t]
 
     def expire(self, now: float) -> bool:
@@ -196,6 +208,9 @@ class SeatUI:
             changed = True
         if not self.peeking and self.notice_until is not None and now >= self.notice_until:
             self._next_screen(now)
+            changed = True
+        while self.peek_turn is not None and now >= self.peek_turn:
+            self.peek_turn += PEEK_PAGE
             changed = True
         if self.armed_until is not None and now >= self.armed_until:
             self.disarm()

@@ -66,11 +66,20 @@ class SeatScreen(ABC):
         Raises :class:`OSError` when the display is unreachable (unplugged, bus error).
         """
 
+    def disclose(self, image: Image.Image) -> None:
+        """Show a private face: the whole frame is written, whatever changed, so the bytes
+        on a wire (an activity LED, a scope) never depend on which pixels the secret lit.
+
+        Screens with no wire to watch (a window, a terminal) just show it.
+        """
+        self.show(image)
+
     @abstractmethod
     def conceal(self, image: Image.Image) -> None:
         """End a peek: switch the display off first, write ``image``, then switch it on.
 
-        The order matters: a secret must never be visible while the new frame is written.
+        The order matters: a secret must never be visible while the new frame is written;
+        and, as for :meth:`disclose`, the whole frame goes, whatever the secret was.
         """
 
     @abstractmethod
@@ -121,6 +130,15 @@ class Sand:
 
 
 @dataclass(frozen=True)
+class Code:
+    """A fair deal's public check value, shown whole as text and as a QR code: the commitment
+    from the cut on, the companion's key once the game is over (docs/fairness.md)."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
 class PublicPage:
     """What the public screen shows: words and the hourglass, every one of them public.
 
@@ -134,6 +152,7 @@ class PublicPage:
     sand: Sand | None = None
     banner: str | None = None
     highlight: bool = False  # "it is someone's turn": the title bar lights up
+    code: Code | None = None
 
 
 class PublicScreen(ABC):

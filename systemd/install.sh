@@ -2,7 +2,8 @@
 # Install table-companion as a service on Raspberry Pi OS, from this source tree:
 #
 #     sudo systemd/install.sh              install, or bring an install up to date
-#     sudo systemd/install.sh --uninstall  remove it all but the saved games
+#     sudo systemd/install.sh --uninstall  remove it all; asks whether the saved games go too
+#     sudo systemd/install.sh --uninstall --purge   ... and the saved games, without asking
 #
 # Every step first checks whether it is needed, so a second run changes nothing.
 # COMPANION_ROOT=/some/dir puts every path under that directory (the tests use it).
@@ -179,6 +180,27 @@ install_all() {
     say "done: systemctl status $SERVICE; saved games in /var/lib/table-companion"
 }
 
+saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or not
+    if [ ! -d "$STATE" ]; then
+        return
+    fi
+    if [ "${1:-}" != --purge ] && [ -t 0 ]; then
+        printf 'install.sh: %s holds the saved games (%s, every seed included). Remove them too? [y/N] ' \
+            "$STATE" "$(du -sh "$STATE" | cut -f1)"
+        read -r answer || answer=""
+        case "$answer" in [yY]*) set -- --purge ;; esac
+    fi
+    if [ "${1:-}" = --purge ]; then
+        rm -rf "$STATE"
+        say "removed the saved games in $STATE"
+        return
+    fi
+    # The companion user is gone: its id must not own the seeds (a new user could get it).
+    chown -R root:root "$STATE"
+    say "kept the saved games in $STATE, now owned by root (a new install takes them" \
+        "over); remove them with: sudo rm -rf $STATE"
+}
+
 uninstall_all() {
     if systemctl is-active --quiet "$SERVICE"; then
         systemctl stop "$SERVICE"
@@ -194,11 +216,14 @@ uninstall_all() {
     if getent passwd "$ACCOUNT" >/dev/null; then
         userdel "$ACCOUNT"
     fi
-    say "removed; the saved games stay in $STATE (I2C stays on)"
+    say "removed the service, $PREFIX, $ETC and the user $ACCOUNT"
+    saved_games "$@"
+    say "left on: I2C (dtparam=i2c_arm=on in config.txt, i2c-dev in /etc/modules)"
 }
 
-case "${1:-}" in
+case "$*" in
     "") need_root; install_all ;;
-    --uninstall) need_root "$1"; uninstall_all ;;
-    *) fail "usage: $0 [--uninstall]" ;;
+    --uninstall) need_root "$@"; uninstall_all ;;
+    "--uninstall --purge") need_root "$@"; uninstall_all --purge ;;
+    *) fail "usage: $0 [--uninstall [--purge]]" ;;
 esac

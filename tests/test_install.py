@@ -1,5 +1,6 @@
 """systemd/install.sh in a temporary root: what it creates, that a second run changes nothing,
-and that --uninstall removes everything but the saved games.
+and that --uninstall removes everything, and says what it leaves behind (the saved games,
+unless the user says to remove them too).
 
 Commands that would change the real machine (user and group tools, systemctl, pip, chgrp)
 are stand-ins on PATH that record their calls and keep their state in files; everything
@@ -8,6 +9,7 @@ else (files, modes, config.txt, /etc/modules) is the script's real work under th
 
 import hashlib
 import os
+import pty
 import shutil
 import stat
 import subprocess
@@ -18,7 +20,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 STUBS = ("getent", "groupadd", "useradd", "usermod", "userdel", "id", "systemctl", "chgrp",
-         "python3", "python", "pip")
+         "chown", "python3", "python", "pip")
 STUB = f"""#!{sys.executable} -S
 import os, pathlib, sys
 state = pathlib.Path(os.environ["STUB_STATE"])
@@ -93,16 +95,21 @@ def pi(tmp_path: Path):
 
 
 def run(pi, *args: str) -> list[str]:
-    """Run install.sh; returns the stand-in calls it made."""
+    """Run install.sh (no one at the keyboard); returns the stand-in calls it made."""
+    return run_said(pi, *args)[0]
+
+
+def run_said(pi, *args: str, stdin: int = subprocess.DEVNULL) -> tuple[list[str], str]:
+    """Run install.sh; returns the stand-in calls it made and what it said."""
     source, root, stubs, state = pi
     log = state / "calls.log"
     log.unlink(missing_ok=True)
     env = dict(os.environ, COMPANION_ROOT=str(root), STUB_STATE=str(state),
                PYTHON=str(stubs / "python3"), PATH=f"{stubs}:{os.environ['PATH']}")
     done = subprocess.run(["sh", str(source / "systemd" / "install.sh"), *args], env=env,
-                          capture_output=True, text=True, timeout=60)
+                          stdin=stdin, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    return log.read_text().splitlines() if log.exists() else []
+    return (log.read_text().splitlines() if log.exists() else []), done.stdout
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, str]]:
@@ -167,20 +174,57 @@ def test_install_new_version_is_installed_and_restarted(pi):
     assert called(calls, "pip install") and called(calls, "systemctl restart companion")
 
 
-def test_install_uninstall_keeps_the_saved_games(pi):
-    """--uninstall removes the service, venv, config and user; the journal stays."""
-    _, root, _, state = pi
-    run(pi)
+def saved_games(root: Path) -> Path:
     games = root / "var/lib/table-companion/journal.sqlite3"
     games.parent.mkdir(parents=True, exist_ok=True)
     games.write_bytes(b"saved games")
-    calls = run(pi, "--uninstall")
+    return games
+
+
+def test_install_uninstall_keeps_the_saved_games(pi):
+    """--uninstall removes the service, venv, config and user; the journal stays, handed to
+    root (the deleted user's id must not own the seeds), and the script says so."""
+    _, root, _, state = pi
+    run(pi)
+    games = saved_games(root)
+    calls, said = run_said(pi, "--uninstall")
     assert called(calls, "systemctl stop companion") and called(calls, "userdel companion")
     assert not (root / "etc/systemd/system/companion.service").exists()
     assert not (root / "opt/table-companion").exists()
     assert not (root / "etc/table-companion").exists()
     assert games.read_bytes() == b"saved games"
+    assert f"chown -R root:root {games.parent}" in calls
+    assert f"kept the saved games in {games.parent}, now owned by root" in said
+    assert f"sudo rm -rf {games.parent}" in said
+    assert "left on: I2C" in said
     assert not (state / "enabled").exists() and not (state / "passwd-companion").exists()
+
+
+def test_install_uninstall_purge_removes_the_saved_games(pi):
+    """--uninstall --purge takes the saved games too, without asking."""
+    root = pi[1]
+    run(pi)
+    games = saved_games(root)
+    _, said = run_said(pi, "--uninstall", "--purge")
+    assert not games.parent.exists()
+    assert f"removed the saved games in {games.parent}" in said
+
+
+@pytest.mark.parametrize(("answer", "removed"), [("y\n", True), ("\n", False)])
+def test_install_uninstall_asks_about_the_saved_games(pi, answer, removed):
+    """At a terminal, --uninstall says where the saved games are and asks; no is the default."""
+    root = pi[1]
+    run(pi)
+    games = saved_games(root)
+    keyboard, terminal = pty.openpty()
+    os.write(keyboard, answer.encode())
+    try:
+        _, said = run_said(pi, "--uninstall", stdin=terminal)
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    assert f"{games.parent} holds the saved games" in said and "Remove them too? [y/N]" in said
+    assert games.parent.exists() != removed
 
 
 def test_install_refuses_an_unknown_option(pi):
