@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
+from companion.render import NOTICE_LINES
+from companion.seat_ui import notice_lines
 from engine import registry
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView
 from engine.exc import IllegalAction, SetupError
@@ -454,3 +456,17 @@ def test_secrets_refusals_never_name_a_character() -> None:
         with pytest.raises(IllegalAction) as refused:
             state.apply(seat, "reveal:1", 0.0)
         assert ALIEN not in str(refused.value) and HUMAN not in str(refused.value)
+
+
+def test_the_cleanup_is_told_in_notices_of_one_screen_each():
+    """The cleanup's steps (discards, the floors, the Initiative passing left) are told in
+    order, each whole on one screen of four lines: none crawls, none is cut."""
+    state = started(game_where(5, lambda s: s.first == 1))
+    play_contest(state)
+    said = []
+    for seat in sorted(state.participants):
+        said += [e.text for e in state.apply(seat, "collected", 0.0) if isinstance(e, Narrate)]
+    cleanup = said[said.index(next(t for t in said if t.startswith("Cleanup:"))):][:3]
+    assert cleanup[1].startswith("Lower floor") and f"{state.floor_size} cards per floor" in (
+        cleanup[2])
+    assert all(len(notice_lines(text)) <= NOTICE_LINES for text in cleanup), cleanup
