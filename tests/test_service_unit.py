@@ -90,7 +90,7 @@ def test_service_unit_runs_unprivileged_with_device_groups():
     service = settings()["Service"]
     assert service["User"] == "companion"
     assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "dialout", "audio",
-                                                            "video"}
+                                                            "video", "render"}
     assert service["NoNewPrivileges"] == "yes"
     assert service["CapabilityBoundingSet"] == ""
     assert service["UMask"] == "0077"
