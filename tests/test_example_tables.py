@@ -23,6 +23,7 @@ from serial.tools.list_ports_common import ListPortInfo
 from companion.app import App
 from companion.cli import main
 from companion.clock import FakeClock
+from companion.cut import CUT
 from companion.render import render
 from companion.shipped import example_tables
 from companion.system_menu import SETTLE
@@ -97,7 +98,7 @@ class ExampleTable:
 
             self.hardware.public = PublicWindow(self.clock, fullscreen=False)
         self.app = App(self.hardware, clock=self.clock,
-                       seed_source=lambda size: bytes(range(size)))
+                       key_source=lambda size: bytes(range(size)))
         self.app.start()
         for pod in self.pods.values():
             pod.plug()
@@ -150,7 +151,8 @@ def example(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ExampleT
 
 
 def lobby_start(table: ExampleTable, game_key: str, players: tuple[int, ...]) -> None:
-    """The players join (the others leave), the first opens the menu, picks the game, starts."""
+    """The players join (the others leave), the first opens the menu, picks the game, starts;
+    everyone cuts."""
     app, now = table.app, table.clock()
     assert app.state is None
     for seat in table.app.seat_numbers:
@@ -161,6 +163,8 @@ def lobby_start(table: ExampleTable, game_key: str, players: tuple[int, ...]) ->
             app.choose(seat, "leave", now)
     for action in ("menu", f"game:{game_key}", "start"):
         app.choose(players[0], action, now)
+    for seat in players:  # every player cuts the deck: the seed comes from the cut too
+        app.choose(seat, CUT, now)
     assert app.state is not None and app.state.seats == players
 
 
