@@ -13,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.journal_sqlite import SCHEMA, SqliteJournal
+from companion.journal_file import SCHEMA
+from companion.journal_sqlite import SqliteJournal
 from companion.record import Entry, GameRecord
 
 from .bot import BENCH_SEED, GAME

@@ -49,6 +49,7 @@ from .system_menu import SystemMenu
 log = logging.getLogger(__name__)
 
 REMEMBER_EVERY = 5.0  # while a timer runs: the most sand a crash can give back, in seconds
+RETRY_EVERY = 2.0  # while the disk refuses writes: how often the journal tries again
 RESTARTED = "Restarted: paused"
 SEED_NOTICE = "Seed: hold PEEK"
 
@@ -120,6 +121,7 @@ class App:
         self._auto_paused = False  # the game is paused because a seat went offline
         self._ping_at: float | None = None
         self._remember_at: float | None = None
+        self._retry_at: float | None = None
         self.tunes: list[str] = []  # every tune played, for scripts and tests
 
     # --- start and stop ----------------------------------------------------------------------
@@ -130,8 +132,7 @@ class App:
         resumed = self.journal.resume()
         if resumed is not None:
             self._resume(*resumed)
-        for notice in self.journal.notices:
-            self._tell_all(notice, self.clock())
+        self._journal_news(self.clock())
         self.redraw()
 
     def _resume(self, record: GameRecord, state: State) -> None:
@@ -233,11 +234,12 @@ class App:
             seat.expire(now)
         self.screens.retry_offline(now)
         self._keep_alive(now)
+        self._journal_news(now)
         self.redraw()
 
     def next_deadline(self) -> float | None:
         moments = [self.gestures.next_deadline(), self.screens.next_deadline(), self._ping_at,
-                   self._remember_at]
+                   self._remember_at, self._retry_at]
         if self.state is not None and not self.state.paused:
             moments.append(self.state.next_deadline())
             moments.append(self._next_tick())
@@ -272,6 +274,23 @@ class App:
         elif now >= self._remember_at:
             self._remember(now)
             self._remember_at = now + REMEMBER_EVERY
+        self._retry_journal(now)
+
+    def _retry_journal(self, now: float) -> None:
+        """While the disk refuses writes the game goes on; the journal tries again every few
+        seconds, so saving resumes by itself once there is room."""
+        if not self.journal.behind:
+            self._retry_at = None
+        elif self._retry_at is None:
+            self._retry_at = now + RETRY_EVERY
+        elif now >= self._retry_at:
+            self._retry_at = None if self.journal.catch_up() else now + RETRY_EVERY
+
+    def _journal_news(self, now: float) -> None:
+        """What the journal has to tell the table (saving stopped, a damaged journal found),
+        on every seat, once; never dropped for routine news."""
+        while self.journal.notices:
+            self._tell_all(self.journal.notices.pop(0), now, important=True)
 
     def _timer_running(self) -> bool:
         state = self.state
