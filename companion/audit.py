@@ -23,6 +23,8 @@ from engine.api import State
 from engine.exc import EngineError
 from engine.rng import commitment
 
+from .journal_chain import genesis, verify
+from .journal_file import SCHEMA_VERSION
 from .journal_sqlite import state_digest
 from .record import Entry, GameRecord
 from .statedir import choose_state_dir, journal_path
@@ -50,31 +52,70 @@ class Audit:
 # --------------------------------------------------------------------------- reading
 
 
-def load_finished(path: Path, game_id: int | None = None) -> tuple[int, GameRecord]:
-    """A finished game from the journal at ``path``: ``game_id``, else the newest finished."""
+@dataclass
+class Archived:
+    """A finished game as the journal holds it, and what the journal's own checks found."""
+
+    number: int
+    record: GameRecord
+    problems: list[str] = field(default_factory=list)
+
+
+def load_finished(path: Path, game_id: int | None = None) -> Archived:
+    """A finished game from the journal at ``path``: ``game_id``, else the newest finished.
+
+    The file is opened read-only by a ``file:`` URI built from the whole path, escaped
+    (a ``#`` or ``?`` in a directory name stays part of the name).
+    """
     if not path.exists():
         raise AuditError(f"no journal at {path} (try --state-dir)")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            raise AuditError(f"the journal {path} has schema version {version}; this companion "
+                             f"audits version {SCHEMA_VERSION} (start companion play once to "
+                             "bring an older journal up to date)")
         row = _game_row(db, game_id)
-        entries = [Entry(seat, action, at, bool(undoable), label)
-                   for seat, action, at, undoable, label in db.execute(
-                       "SELECT seat, action, at, undoable, label FROM entries WHERE game = ? "
-                       "ORDER BY idx", (row[0],))]
+        rows = [(index, Entry(seat, action, at, bool(undoable), label), link)
+                for index, seat, action, at, undoable, label, link in db.execute(
+                    "SELECT idx, seat, action, at, undoable, label, link FROM entries "
+                    "WHERE game = ? ORDER BY idx", (row[0],))]
     except sqlite3.DatabaseError as error:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
     finally:
         db.close()
-    number, key, seats, options, seed, finished = row
+    number, key, seats, options, seed, finished, shown, deck_list, length, seen, seal, damage = row
     if finished is None:
         raise AuditError(f"game {number} is still in play: its seed stays secret until it ends")
     record = GameRecord(key, tuple(int(s) for s in seats.split(",")), json.loads(options),
-                        bytes(seed), entries)
-    return number, record
+                        bytes(seed), [entry for _, entry, _ in rows],
+                        None if deck_list is None else tuple(json.loads(deck_list)))
+    return Archived(number, record, _journal_problems(record, rows, shown, length, seen, seal,
+                                                      damage, (key, seats, options, deck_list)))
+
+
+def _journal_problems(record: GameRecord, rows: list, shown: str | None, length: int | None,
+                      seen: float | None, seal: bytes | None, damage: str | None,
+                      setup: tuple) -> list[str]:
+    """What the journal itself says against this game: the table gave it up, the seed it
+    holds is not the one committed to at setup, or its history is not whole."""
+    problems = []
+    if damage:
+        problems.append(f"the table gave this game up: {damage}")
+    if shown != commitment(record.seed):
+        problems.append("the seed in the journal does not give the commitment stored at setup")
+    key, seats, options, deck_list = setup
+    verdict = verify(genesis(key, seats, options, str(shown), deck_list), rows, length, seen,
+                     seal)
+    if verdict.setup_damaged or verdict.lost or verdict.kept < len(rows):
+        problems.append(f"the journal's history is not whole after action {verdict.kept}")
+    return problems
 
 
 def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
-    select = "SELECT id, game_key, seats, options, seed, finished FROM games"
+    select = ("SELECT id, game_key, seats, options, seed, finished, commitment, deck_list, "
+              "length, seen, seal, damage FROM games")
     if game_id is None:
         row = db.execute(f"{select} WHERE finished IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
@@ -121,7 +162,7 @@ def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
 
 def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | None:
     """Replay as :meth:`GameRecord.replay` does, reporting the first action that does not fit."""
-    state = registry.get(record.game_key).new_state(record.seats, record.options, record.seed)
+    state = record.start()
     for number, entry in enumerate(record.entries, start=1):
         deadline = state.next_deadline()
         if deadline is not None and deadline <= entry.at:
@@ -164,16 +205,19 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
     """``companion audit``: print a short report; 0 when every check passed, else 1."""
     path = journal_path(Path(state_dir) if state_dir else choose_state_dir(None))
     try:
-        number, record = load_finished(path, game_id)
+        archived = load_finished(path, game_id)
     except AuditError as error:
         out(f"companion audit: {error}")
         return 1
+    number, record = archived.number, archived.record
     name = registry.get(record.game_key).name if _known(record.game_key) else record.game_key
     options = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
     out(f"Game {number}: {name}, seats {' '.join(map(str, record.seats))}"
         + (f", {options}" if options else ""))
     out(f"  seed: {record.seed.hex()}")
     report = audit_record(record, noted)
+    for problem in archived.problems:
+        report.failed(problem)
     for line in report.lines:
         out(line)
     out("Fair: every shuffle and deal came from the seed." if report.ok else "NOT VERIFIED.")
