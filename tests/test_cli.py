@@ -28,3 +28,18 @@ def test_cli_version_and_games(capsys):
     assert exit_.value.code == 0 and capsys.readouterr().out.startswith("companion ")
     assert main(["games"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 5
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["play", "--players", "-3"], "--players: -3 is not between 1 and 8"),
+    (["play", "--players", "0"], "--players: 0 is not between 1 and 8"),
+    (["play", "--seats", "99"], "--seats: 99 is not between 1 and 8"),
+    (["play", "--volume", "-1"], "--volume: -1 is not between 0 and 100"),
+    (["play", "--seats", "two"], "--seats: 'two' is not a whole number"),
+    (["audit", "0"], "GAME-ID: 0 is not between 1 and"),
+])
+def test_cli_numbers_out_of_range_are_refused_in_one_line(args, said, capsys):
+    """``--players -3`` once joined seats 1 to 3: every number is range-checked first."""
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2 and said in capsys.readouterr().err
