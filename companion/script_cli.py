@@ -70,7 +70,7 @@ def run_script_file(path: str) -> int:
     try:
         _, count = run_script(text, file.stem)
     except ScriptError as error:
-        raise ScriptFailed(f"{file.name} {error}") from None
+        raise ScriptFailed(f"{file}:{error.line}: {error.message}") from None
     print(f"{file.name}: ok, {count} commands")
     return 0
 
