@@ -2,7 +2,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench faults clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -22,6 +22,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+faults: $(STAMP)
+	$(PY) -m bench.faults
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -26,7 +26,7 @@ Nothing here stops the table, and nothing is lost without the table being told:
 
 ``acks`` (optional) receives one line per durable write, after its commit: the crash tests
 use it to know which actions were acknowledged. It carries tags and digests keyed by the
-seed, never the seed or an action in the clear.
+seed, never the seed or an action in the clear; and ``notice TEXT`` for each notice.
 """
 
 from __future__ import annotations
@@ -103,16 +103,16 @@ class SqliteJournal:
             db = self._connect_checked(wal.lost)
         except Unreadable as error:
             move_aside(self.path, str(error))
-            self.notices.append("Bad journal set aside")
+            self._tell("Bad journal set aside")
             db = connect(self.path)
         if unsaved:
             log.error("journal %s: the last run ended with writes the disk had refused (%s); "
                       "what was played after that is lost", self.path, unsaved)
-            self.notices.append("Unsaved actions lost")
+            self._tell("Unsaved actions lost")
         elif wal.torn:
             log.warning("journal %s: the last write was torn (a power cut mid-write); cut back "
                         "to the last whole write", self.path)
-            self.notices.append("Torn write cut back")
+            self._tell("Torn write cut back")
         self._mark.prepare()
         return db
 
@@ -133,9 +133,9 @@ class SqliteJournal:
             Path(f"{self.path}-wal").write_bytes(Path(f"{aside}-wal").read_bytes())
             with contextlib.suppress(FileNotFoundError):
                 Path(f"{self.path}-shm").unlink()
-            self.notices.append(f"Last {lost} saves lost")
+            self._tell(f"Last {lost} saves lost")
             return connect(self.path)
-        self.notices.append("Journal damage found")
+        self._tell("Journal damage found")
         return db
 
     # --- writing, or holding writes back -------------------------------------------------------
@@ -167,7 +167,7 @@ class SqliteJournal:
             log.warning("journal %s: the disk takes writes again; every held write is saved",
                         self.path)
             self._fault = None
-            self.notices.append("Saving again")
+            self._tell("Saving again")
         if self._marked:
             self._mark.set("")
             self._marked = False
@@ -199,7 +199,7 @@ class SqliteJournal:
         log.error("journal %s: cannot save (%s: %s); the game goes on, held in memory, and is "
                   "saved when the disk takes writes again", self.path, type(error).__name__,
                   error)
-        self.notices.append(f"Not saving: {self._fault}")
+        self._tell(f"Not saving: {self._fault}")
 
     # --- the Journal protocol ------------------------------------------------------------------
 
@@ -336,7 +336,7 @@ class SqliteJournal:
             else:  # quick_check passed, yet a page does not read: the file goes, not the table
                 self.close()
                 move_aside(self.path, f"{type(error).__name__}: {error}")
-                self.notices.append("Bad journal set aside")
+                self._tell("Bad journal set aside")
                 self._live, self._game = False, None
             return None
         if found is None:
@@ -379,13 +379,13 @@ class SqliteJournal:
         if verdict.lost:
             log.error("journal: game %d: the last %d actions are damaged or missing; cut back "
                       "to %d", game_id, verdict.lost, verdict.kept)
-            self.notices.append(f"Last {verdict.lost} actions lost"
+            self._tell(f"Last {verdict.lost} actions lost"
                                 if verdict.lost > 1 else "Last action lost")
         self._seen = seen
         if verdict.moment_damaged or not _plausible(seen, record.entries):
             log.error("journal: game %d: its remembered moment is damaged; resuming at its "
                       "last action", game_id)
-            self.notices.append("Back to last action")
+            self._tell("Back to last action")
             self._reseal(None)
         if verdict.lost or len(rows) > verdict.kept:
             self.truncate(record, verdict.kept)
@@ -407,7 +407,7 @@ class SqliteJournal:
     def _give_up(self, game_id: int, why: str, notice: str) -> None:
         """Archive a game that cannot be restored as it was, and say so: never a re-deal."""
         log.error("journal: game %d cannot be resumed: %s; archived", game_id, why)
-        self.notices.append(notice)
+        self._tell(notice)
         self._game = game_id
         self.finish(GameRecord("", (), {}, b""), damage=why)
         return None
@@ -423,13 +423,13 @@ class SqliteJournal:
         if state is None:
             log.error("journal: game %d (%s) cannot be set up again (%s); archived",
                       self._game, record.game_key, failure)
-            self.notices.append("Last game unreadable")
+            self._tell("Last game unreadable")
             self.finish(record, damage=f"it does not set up ({failure})")
             return None
         if count < len(record.entries):
             log.warning("journal: action %d of game %d does not replay (%s); cut back to %d "
                         "actions", count + 1, self._game, failure, count)
-            self.notices.append(f"Cut back to action {count}"[:21])
+            self._tell(f"Cut back to action {count}"[:21])
             del record.entries[count:]
             self.truncate(record, count)
         return state
@@ -452,6 +452,12 @@ class SqliteJournal:
         self.append(record, record.entries[-1])
 
     # --- helpers -------------------------------------------------------------------------------
+
+    def _tell(self, notice: str) -> None:
+        """A notice for every seat; the ack stream hears it too (a supervisor, the fault
+        bench: what the table was told)."""
+        self.notices.append(notice)
+        self._ack("notice", notice)
 
     def _ack(self, *fields: object) -> None:
         if self.acks is not None:
