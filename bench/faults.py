@@ -16,14 +16,14 @@ history accepted) must stay 0. ``--quick`` runs a few of each (the smoke test).
 from __future__ import annotations
 
 import argparse
-import collections
 import logging
 import os
 import random
 import re
 import shutil
 import signal
-import subprocess
+import socket
+import struct
 import sys
 import tempfile
 import threading
@@ -255,6 +255,7 @@ def _disk_cycle(chain, disk, rng: random.Random, behind: bool, outcomes: Counter
 
 
 def races(count: int, workdir: Path) -> Counter:
+    """Two copies at once: the one that gets the lock says READY, the other exits 2."""
     from tests.test_crash_harness import Chain
 
     outcomes: Counter = Counter()
@@ -263,32 +264,38 @@ def races(count: int, workdir: Path) -> Counter:
     chain = Chain(directory, seed=7)
     try:
         for _ in range(count):
-            first, first_acks = chain.spawn()
-            second, second_acks = chain.spawn()
-            os.close(first_acks)
-            os.close(second_acks)
-            codes = []
-            for process in (first, second):
-                try:
-                    codes.append(process.wait(timeout=3))
-                except subprocess.TimeoutExpired:
-                    codes.append(None)
-            running = [p for p, c in zip((first, second), codes, strict=True) if c is None]
-            refused = [c for c in codes if c == 2]
+            pair = [chain.spawn() for _ in range(2)]
+            for _, acks in pair:
+                os.close(acks)
+            processes = {process.pid: process for process, _ in pair}
+            winner = processes[_first_ready(chain, set(processes))]
+            loser = next(p for p in processes.values() if p is not winner)
+            code = loser.wait(timeout=60)  # a safety net: it exits at once
             said = "another companion (pid" in chain.stderr.read_text()
-            if len(running) == 1 and len(refused) == 1 and said:
-                outcomes["one plays, the other refused naming the pid (exit 2)"] += 1
-            else:
-                outcomes[f"CRASH: running {len(running)}, exits {codes}"] += 1
-            for process in running:
-                process.send_signal(signal.SIGTERM)
-                process.wait()
-            for process in (first, second):
+            outcomes["one plays, the other refused naming the pid (exit 2)" if code == 2 and said
+                     else f"CRASH: the second copy exited {code}"] += 1
+            winner.send_signal(signal.SIGTERM)
+            winner.wait()
+            chain.message_from(winner)  # its STOPPING=1: the socket is left empty
+            for process in processes.values():
                 process.stdin.close()
             chain.stderr.write_text("")
     finally:
         chain.notify.close()
     return outcomes
+
+
+def _first_ready(chain, pids: set[int]) -> int:
+    """The pid whose READY=1 comes first on the notify socket (systemd's check: the sender's
+    credentials)."""
+    size = struct.calcsize("3i")
+    while True:
+        data, ancillary, _, _ = chain.notify.recvmsg(4096, socket.CMSG_SPACE(size))
+        for level, kind, payload in ancillary:
+            if (level, kind) == (socket.SOL_SOCKET, socket.SCM_CREDENTIALS):
+                pid = struct.unpack("3i", payload[:size])[0]
+                if pid in pids and data.startswith(b"READY=1"):
+                    return pid
 
 
 # --- mutated scripts ---------------------------------------------------------------------------
@@ -344,36 +351,38 @@ def main(args: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__)
     options.add_argument("--quick", action="store_true", help="a few of each (seconds)")
     options.add_argument("--seed", type=int, default=2024)
+    options.add_argument("--only", nargs="+", choices=("kills", "flips", "disk", "races",
+                                                       "scripts"), help="run only these")
     chosen = options.parse_args(args)
     logging.getLogger("companion").setLevel(logging.CRITICAL)  # each trial logs its damage
     sizes = dict(kills=8, flips=20, seed_bits=4, disk=3, races=2, scripts=30) if chosen.quick \
         else dict(kills=1000, flips=400, seed_bits=40, disk=60, races=30, scripts=1500)
     rng = random.Random(chosen.seed)
-    results: dict[str, Counter] = collections.OrderedDict()
     with tempfile.TemporaryDirectory(prefix="faults-") as folder:
         workdir = Path(folder)
         steps = [
-            ("SIGKILL at random moments", lambda: kills(sizes["kills"], workdir)),
-            ("one byte flipped in the journal / one seed bit",
+            ("kills", "SIGKILL at random moments", lambda: kills(sizes["kills"], workdir)),
+            ("flips", "one byte flipped in the journal / one seed bit",
              lambda: flips(sizes["flips"], sizes["seed_bits"], workdir, rng)),
-            ("a full disk at random moments", lambda: full_disk(sizes["disk"], workdir, rng)),
-            ("two copies started at once", lambda: races(sizes["races"], workdir)),
-            ("mutated table scripts", lambda: scripts(sizes["scripts"], rng)),
+            ("disk", "a full disk at random moments",
+             lambda: full_disk(sizes["disk"], workdir, rng)),
+            ("races", "two copies started at once", lambda: races(sizes["races"], workdir)),
+            ("scripts", "mutated table scripts", lambda: scripts(sizes["scripts"], rng)),
         ]
-        for title, step in steps:
+        failed = 0
+        for key, title, step in steps:
+            if chosen.only and key not in chosen.only:
+                continue
             started = time.monotonic()
-            print(f"{title}...", end=" ", file=sys.stderr, flush=True)
             try:
-                results[title] = step()
+                outcomes = step()
             except NoSmallDisk as why:
-                results[title] = Counter({f"not run: {why}": 1})
-            print(f"{time.monotonic() - started:.0f} s", file=sys.stderr)
-    failed = 0
-    for title, outcomes in results.items():
-        print(f"\n| {title} | count |\n|---|---:|")
-        for outcome, number in sorted(outcomes.items(), key=lambda item: -item[1]):
-            print(f"| {outcome} | {number} |")
-            failed += number if outcome.startswith(BAD) else 0
+                outcomes = Counter({f"not run: {why}": 1})
+            print(f"\n| {title} ({time.monotonic() - started:.0f} s) | count |\n|---|---:|",
+                  flush=True)
+            for outcome, number in sorted(outcomes.items(), key=lambda item: -item[1]):
+                print(f"| {outcome} | {number} |", flush=True)
+                failed += number if outcome.startswith(BAD) else 0
     print(f"\ngoal rows (silent loss, silent re-deal, crash, crash loop, altered): {failed}")
     return 1 if failed else 0
 
