@@ -15,7 +15,7 @@ from pathlib import Path
 
 from companion.journal_file import SCHEMA
 from companion.journal_sqlite import SqliteJournal
-from companion.record import Entry, GameRecord
+from companion.record import GameRecord, JournaledAction
 
 from .bot import BENCH_SEED, GAME
 from .report import Figure
@@ -47,9 +47,9 @@ def measure(sizes: Sizes) -> list[Figure]:
     ]
 
 
-def entry(index: int) -> Entry:
+def entry(index: int) -> JournaledAction:
     """A typical Staying Alive action row."""
-    return Entry(1 + index % 5, "check:low", 1000.0 + index, True, "Strain under 5")
+    return JournaledAction(1 + index % 5, "check:low", 1000.0 + index, True, "Strain under 5")
 
 
 def _journal_appends(path: Path, commits: int) -> list[float]:

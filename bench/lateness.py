@@ -67,7 +67,7 @@ def lateness(trials: int, loop: str) -> list[float]:
             finger = threading.Thread(target=_flip_at, args=(
                 table, lookout, started + pick.uniform(SHORTEST, LONGEST)))
             finger.start()
-            app.running = True
+            app.loop.running = True
             LOOPS[loop](app, events)
             finger.join()
             late.append(ended[-1] - _expiry(app))

@@ -26,7 +26,7 @@ from engine.rng import commitment
 from .journal_chain import genesis, verify
 from .journal_file import SCHEMA_VERSION
 from .journal_sqlite import state_digest
-from .record import Entry, GameRecord
+from .record import GameRecord, JournaledAction
 from .statedir import choose_state_dir, journal_path
 
 
@@ -77,7 +77,7 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
                              f"audits version {SCHEMA_VERSION} (start companion play once to "
                              "bring an older journal up to date)")
         row = _game_row(db, game_id)
-        rows = [(index, Entry(seat, action, at, bool(undoable), label), link)
+        rows = [(index, JournaledAction(seat, action, at, bool(undoable), label), link)
                 for index, seat, action, at, undoable, label, link in db.execute(
                     "SELECT idx, seat, action, at, undoable, label, link FROM entries "
                     "WHERE game = ? ORDER BY idx", (row[0],))]
@@ -182,7 +182,7 @@ def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | 
     return state
 
 
-def _mismatch(state: State, entry: Entry) -> str:
+def _mismatch(state: State, entry: JournaledAction) -> str:
     """Why ``entry`` does not fit ``state`` as journaled (its label, its undo mark), or ""."""
     if entry.seat is None or state.is_terminal() or state.paused:
         return ""

@@ -13,29 +13,9 @@ import os
 import sys
 
 from engine import registry
+from podproto import VERSION
 
 MAX_SEATS = 8  # the simulated table's most; a real table's seats come from table.toml
-
-
-def package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version  # slow: only when asked
-
-    try:
-        return version("table-companion")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-class _VersionAction(argparse.Action):
-    """``--version``, reading the installed version only when asked: every start is faster
-    (a restarted service is back at the table sooner)."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        print(f"{parser.prog} {package_version()}")  # on stdout, as argparse's own does
-        parser.exit()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -43,7 +23,7 @@ def parser() -> argparse.ArgumentParser:
         prog="companion",
         description="A table companion for physical card games: hourglass, secrets, fair deals.",
     )
-    top.add_argument("--version", action=_VersionAction)
+    top.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="run the companion (the simulated table by default)")

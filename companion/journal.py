@@ -10,7 +10,7 @@ from typing import Protocol
 
 from engine.api import State
 
-from .record import Entry, GameRecord
+from .record import GameRecord, JournaledAction
 
 
 class Journal(Protocol):
@@ -30,7 +30,7 @@ class Journal(Protocol):
 
     def begin(self, record: GameRecord) -> None: ...
 
-    def append(self, record: GameRecord, entry: Entry) -> None:
+    def append(self, record: GameRecord, entry: JournaledAction) -> None:
         """Make ``entry`` durable before returning (or hold it, in order, while the disk
         refuses writes: the game goes on)."""
 
@@ -62,7 +62,7 @@ class NullJournal:
     def begin(self, record: GameRecord) -> None:
         pass
 
-    def append(self, record: GameRecord, entry: Entry) -> None:
+    def append(self, record: GameRecord, entry: JournaledAction) -> None:
         pass
 
     def truncate(self, record: GameRecord, length: int) -> None:

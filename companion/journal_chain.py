@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .record import Entry
+from .record import JournaledAction
 
 
 def _digest(kind: bytes, *parts: str | bytes) -> bytes:
@@ -37,7 +37,7 @@ def genesis(game_key: str, seats: str, options: str, commitment: str,
     return _digest(b"genesis", game_key, seats, options, commitment, deck_list or "")
 
 
-def link(previous: bytes, index: int, entry: Entry) -> bytes:
+def link(previous: bytes, index: int, entry: JournaledAction) -> bytes:
     return _digest(b"entry", previous, str(index), str(entry.seat), entry.action,
                    repr(float(entry.at)), str(int(entry.undoable)), entry.label)
 
@@ -64,8 +64,11 @@ class Verdict:
     moment_damaged: bool = False
 
 
-def verify(start: bytes, rows: Sequence[tuple[int, Entry, bytes | None]], length: int | None,
-           seen: float | None, stored_seal: bytes | None) -> Verdict:
+Row = tuple[int, JournaledAction, bytes | None]  # index, entry, its stored link
+
+
+def verify(start: bytes, rows: Sequence[Row], length: int | None, seen: float | None,
+           stored_seal: bytes | None) -> Verdict:
     """Check ``rows`` (index, entry, stored link; in index order) against ``start``.
 
     A first entry that does not link to the genesis cannot tell a damaged first action from

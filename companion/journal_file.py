@@ -28,7 +28,7 @@ from pathlib import Path
 from engine.rng import commitment
 
 from . import journal_chain
-from .record import Entry
+from .record import JournaledAction
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,8 @@ def _add_chain(db: sqlite3.Connection) -> None:
         rows = db.execute("SELECT idx, seat, action, at, undoable, label FROM entries "
                           "WHERE game = ? ORDER BY idx", (game_id,)).fetchall()
         for index, seat, action, at, undoable, label in rows:
-            head = journal_chain.link(head, index, Entry(seat, action, at, bool(undoable), label))
+            entry = JournaledAction(seat, action, at, bool(undoable), label)
+            head = journal_chain.link(head, index, entry)
             db.execute("UPDATE entries SET link = ? WHERE game = ? AND idx = ?",
                        (head, game_id, index))
         db.execute("UPDATE games SET commitment = ?, length = ?, seal = ? WHERE id = ?",

@@ -60,7 +60,7 @@ from .journal_file import (
     move_aside,
     repair_wal,
 )
-from .record import Entry, GameRecord
+from .record import GameRecord, JournaledAction
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,7 @@ class SqliteJournal:
         self._live = True
         self._write("begin", write)
 
-    def append(self, record: GameRecord, entry: Entry) -> None:
+    def append(self, record: GameRecord, entry: JournaledAction) -> None:
         """``entry`` is the newest of ``record.entries``; committed (fsync'd) on return, or
         held until the disk takes it."""
         if not self._live:
@@ -391,14 +391,14 @@ class SqliteJournal:
             self.truncate(record, verdict.kept)
         return record, self._seen
 
-    def _entry_rows(self, game_id: int) -> list[tuple[int, Entry, bytes | None]]:
+    def _entry_rows(self, game_id: int) -> list[tuple[int, JournaledAction, bytes | None]]:
         rows = []
         for index, seat, action, at, undoable, label, link in self.db.execute(
             "SELECT idx, seat, action, at, undoable, label, link FROM entries WHERE game = ? "
             "ORDER BY idx", (game_id,)
         ):
             try:
-                entry = Entry(seat, str(action), float(at), bool(undoable), str(label))
+                entry = JournaledAction(seat, str(action), float(at), bool(undoable), str(label))
             except (TypeError, ValueError):
                 break  # a damaged row: the chain ends before it
             rows.append((index, entry, link))
@@ -448,7 +448,7 @@ class SqliteJournal:
         if state.is_terminal() or state.paused:
             return
         state.apply(None, "pause", moment)
-        record.entries.append(Entry(None, "pause", moment))
+        record.entries.append(JournaledAction(None, "pause", moment))
         self.append(record, record.entries[-1])
 
     # --- helpers -------------------------------------------------------------------------------
@@ -471,7 +471,7 @@ class SqliteJournal:
         self.close()
 
 
-def _plausible(seen: float | None, entries: list[Entry]) -> bool:
+def _plausible(seen: float | None, entries: list[JournaledAction]) -> bool:
     """A remembered moment is a finite time no earlier than the last action."""
     if seen is None:
         return True
@@ -503,7 +503,7 @@ def longest_replay(record: GameRecord) -> tuple[int, State | None, str]:
 # --- tags and digests for the ack stream -------------------------------------------------------
 
 
-def entry_tag(seed: bytes, index: int, entry: Entry) -> str:
+def entry_tag(seed: bytes, index: int, entry: JournaledAction) -> str:
     """A short tag of one entry, keyed by the game's seed: equal entries, equal tags."""
     text = f"{index}|{entry.seat}|{entry.action}|{entry.at!r}|{entry.undoable}|{entry.label}"
     return hmac.new(seed, text.encode(), hashlib.sha256).hexdigest()[:16]

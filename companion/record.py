@@ -13,7 +13,7 @@ from engine.api import State
 
 
 @dataclass(frozen=True)
-class Entry:
+class JournaledAction:
     """One applied action. ``seat`` None is the table itself (pause, resume)."""
 
     seat: int | None
@@ -29,7 +29,7 @@ class GameRecord:
     seats: tuple[int, ...]
     options: dict[str, str]
     seed: bytes
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[JournaledAction] = field(default_factory=list)
     deck_list: tuple[str, ...] | None = None  # a table-supplied card list, if the game took one
 
     def start(self) -> State:
@@ -37,7 +37,9 @@ class GameRecord:
         game = registry.get(self.game_key)
         return game.new_state_with_deck(self.seats, self.options, self.seed, self.deck_list)
 
-    def replay(self, entries: list[Entry] | None = None, now: float | None = None) -> State:
+    def replay(
+        self, entries: list[JournaledAction] | None = None, now: float | None = None
+    ) -> State:
         """A fresh state with ``entries`` (default: all) applied in order, and its timers run
         on to ``now`` when given (an hourglass that ran out after the last action)."""
         state = self.start()
@@ -51,7 +53,7 @@ class GameRecord:
             state.advance(now)
         return state
 
-    def last_undoable(self) -> Entry | None:
+    def last_undoable(self) -> JournaledAction | None:
         """The entry undo would take back, if the newest one is pure bookkeeping."""
         if self.entries and self.entries[-1].undoable:
             return self.entries[-1]

@@ -1,23 +1,20 @@
 """Drawing a seat's screen: 128x64, one bit per pixel, legible at arm's length.
 
-Rendering is two steps. :func:`face_for` decides *what* a seat shows (a :class:`Face`: plain
-text and numbers, no pixels), and :func:`draw_face` draws a face with PIL onto any canvas, as
-luma's renderers do: it never knows the device. Table scripts and secrecy tests read the
-face's text; the hardware gets the pixels. Small text uses Pillow's crisp 6x11 bitmap font;
-the hourglass digits are a large FreeType face drawn in fixed-width cells aligned to the
-controller's 8-pixel pages, so a tick redraws only the digit that changed: about 90 bytes
-on the bus, not a 1 KiB frame.
+Rendering is two steps. The composer (companion/composer.py) decides *what* a seat shows (a
+:class:`Face`: plain text and numbers, no pixels), and :func:`draw_face` draws a face with PIL
+onto any canvas, as luma's renderers do: it never knows the device. Table scripts and secrecy
+tests read the face's text; the hardware gets the pixels. Small text uses Pillow's crisp 6x11
+bitmap font; the hourglass digits are a large FreeType face drawn in fixed-width cells aligned
+to the controller's 8-pixel pages, so a tick redraws only the digit that changed: about 90
+bytes on the bus, not a 1 KiB frame.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
-
-from engine.api import HourglassFace, SeatView
 
 WIDTH, HEIGHT = 128, 64
 CHARS_PER_LINE = 21
@@ -66,47 +63,6 @@ def small_font() -> ImageFont.ImageFont:
 @cache
 def large_font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
-
-
-def clock_text(seconds: float) -> str:
-    """Remaining sand as "1:23"; rounded up, so "0:00" means the glass has run out."""
-    whole = max(0, math.ceil(seconds - 1e-9))
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-def face_for(view: SeatView, bar: str = "", bar_right: str = "") -> Face:
-    """The face a seat shows for ``view`` (its public face: the secret is never read here)."""
-    big, lines, sand = view.big, view.lines, None
-    glass = view.hourglass
-    if glass is not None:
-        big, lines, sand = _hourglass_parts(glass, view)
-    return Face(
-        title=view.title,
-        inverted_title=view.highlight,
-        big=big,
-        lines=tuple(lines),
-        banner=view.banner,
-        sand=sand,
-        bar=bar,
-        bar_right=bar_right,
-    )
-
-
-def secret_face_for(view: SeatView) -> Face:
-    """The PEEK face: only ever drawn while the seat holds PEEK."""
-    secret = view.secret
-    if secret is None:
-        return Face(title="Nothing secret", lines=("You hold no secret", "in this game."))
-    return Face(title=secret.title, inverted_title=True, lines=secret.lines, bar="release PEEK")
-
-
-def _hourglass_parts(glass: HourglassFace, view: SeatView):
-    if glass.shown == "exact":
-        return clock_text(glass.remaining), view.lines[:1], None
-    if glass.shown == "bar":
-        return view.big, view.lines[:2], glass.remaining / glass.length if glass.length else 0
-    state = "Hourglass running" if glass.running else "Hourglass stopped"
-    return view.big, (state, *view.lines[:2]), None
 
 
 def render(face: Face, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:

@@ -1,52 +1,42 @@
-"""Keeping every seat's screen in step with its face, and surviving screens that vanish.
+"""Putting each seat's face on its screen, and surviving screens that vanish.
 
 A frame is drawn only when its pixels differ from what the seat already shows. Leaving a
 peek goes through :meth:`SeatScreen.conceal` (display off before the public face is written).
-A display that raises OSError is marked offline, the other seats say so, and it is retried
-every few seconds and redrawn in full when it answers again: the table never stops for it.
+A display that raises OSError is marked down in :class:`Links`, retried every few seconds,
+and redrawn in full when it answers again: the table never stops for it.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 
-from engine.api import Action, SeatView
 from hardware.base import TableHardware
 
-from .clock import Clock
-from .render import Face, face_for, render, secret_face_for
-from .seat_ui import SeatUI
+from .links import Links
+from .render import Face, render
 
 log = logging.getLogger(__name__)
 
-RETRY_EVERY = 2.0
-
 
 class ScreenKeeper:
-    def __init__(self, hardware: TableHardware, ui: dict[int, SeatUI], clock: Clock) -> None:
+    def __init__(self, hardware: TableHardware, links: Links) -> None:
         self.hardware = hardware
-        self.ui = ui
-        self.clock = clock
-        self.faces: dict[int, Face] = {}
+        self.links = links
+        self.faces: dict[int, Face] = {}  # what each seat shows: table scripts read these
         self._pixels: dict[int, bytes] = {}
         self._secret_shown: set[int] = set()
-        self._retry_at: dict[int, float] = {}
 
-    def blank_all(self) -> None:
+    def blank_all(self, now: float) -> None:
         for number, seat in self.hardware.seats.items():
             try:
                 seat.screen.blank()
             except OSError as error:
-                self._went_offline(number, error)
-            self._pixels.pop(number, None)
+                self._went_down(number, error, now)
+            self.forget(number)
             self.faces.pop(number, None)
 
-    def draw(self, number: int, view: SeatView, actions: list[Action]) -> None:
-        ui = self.ui[number]
-        if ui.offline:
-            return
-        face = secret_face_for(view) if ui.peeking else self._public_face(number, view, actions)
+    def draw(self, number: int, face: Face, *, secret: bool, now: float) -> None:
+        """Show ``face`` (``secret``: the seat's PEEK face) unless it is already shown."""
         if face == self.faces.get(number) and number in self._pixels:
             return  # the same words and numbers draw the same pixels: skip drawing at all
         image = render(face)
@@ -56,59 +46,35 @@ class ScreenKeeper:
             return
         screen = self.hardware.seats[number].screen
         try:
-            if number in self._secret_shown and not ui.peeking:
+            if number in self._secret_shown and not secret:
                 screen.conceal(image)
             else:
                 screen.show(image)
         except OSError as error:
-            self._went_offline(number, error)
+            self._went_down(number, error, now)
             return
         self._pixels[number] = pixels
         self.faces[number] = face
         self._secret_shown.discard(number)
-        if ui.peeking:
+        if secret:
             self._secret_shown.add(number)
 
-    def _public_face(self, number: int, view: SeatView, actions: list[Action]) -> Face:
-        """The seat's face; a notice takes the title bar for a moment, never the action bar,
-        so what ACT will do is always on screen (a challenge is a race)."""
-        ui = self.ui[number]
-        face = face_for(view, *ui.bar(actions))
-        if ui.notice:
-            face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
-        gone = [n for n, ui in self.ui.items() if ui.offline and n != number]
-        if not gone:
-            return face
-        alert = "! Seat " + ",".join(str(n) for n in gone) + " offline"
-        return dataclasses.replace(face, lines=(alert, *face.lines))
+    def forget(self, number: int) -> None:
+        """The screen's content is unknown (it was down): the next draw sends it in full."""
+        self._pixels.pop(number, None)
 
-    # --- offline seats -------------------------------------------------------------------------
+    def reconnect(self, number: int, now: float) -> None:
+        """Try a display that failed again; it comes back up when it answers."""
+        try:
+            self.hardware.seats[number].screen.reconnect()
+        except OSError:
+            self.links.display_failed(number, now)
+            return
+        self.links.set_up(number)
+        log.info("seat %s: display back", number)
 
-    def set_offline(self, number: int, offline: bool) -> None:
-        """A link-level report (a pod went quiet or came back)."""
-        self.ui[number].offline = offline
-        if not offline:
-            self._pixels.pop(number, None)
-
-    def _went_offline(self, number: int, error: OSError) -> None:
+    def _went_down(self, number: int, error: OSError, now: float) -> None:
         reason = error.strerror or error
         log.warning("seat %s: display not answering (%s); retrying", number, reason)
-        self.ui[number].offline = True
-        self._pixels.pop(number, None)
-        self._retry_at[number] = self.clock() + RETRY_EVERY
-
-    def retry_offline(self, now: float) -> None:
-        for number, moment in list(self._retry_at.items()):
-            if now < moment:
-                continue
-            try:
-                self.hardware.seats[number].screen.reconnect()
-            except OSError:
-                self._retry_at[number] = now + RETRY_EVERY
-                continue
-            del self._retry_at[number]
-            self.ui[number].offline = False
-            log.info("seat %s: display back", number)
-
-    def next_deadline(self) -> float | None:
-        return min(self._retry_at.values(), default=None)
+        self.links.display_failed(number, now)
+        self.forget(number)

@@ -37,10 +37,12 @@ class ScriptSession:
         self.app.start()
 
     def pump(self) -> None:
-        """Hand every queued hardware event to the app, then let due deadlines fire."""
+        """Hand every queued hardware event to the app, then let due deadlines fire: one
+        step, as the loop takes it."""
+        events = []
         while not self.events.empty():
-            self.app.handle(self.events.get_nowait())
-        self.app.advance()
+            events.append(self.events.get_nowait())
+        self.app.step(*events)
 
     def run(self) -> int:
         return self.runner.run(self.commands)

@@ -1,8 +1,10 @@
 """One seat's side of the conversation: its highlight, its peek, its notices.
 
 The highlight follows an action *id*, so when another seat's action changes this seat's list
-the highlight does not silently land on a different action; it falls back to the first
-(most urgent) action instead, as it does after every action and after a few idle seconds.
+the highlight stays on its action wherever that moved. When its action is gone, the highlight
+never lands on another one silently: the next ACT only says "Choices changed" and the next
+PEEK starts again from the first (most urgent) action, where the highlight also falls back
+after every action and after a few idle seconds.
 An action marked ``repeat`` (+1, -1, an option's value) keeps the highlight, so ACT can be
 pressed again; one marked ``confirm`` needs a second ACT within a few seconds.
 
@@ -47,7 +49,6 @@ class SeatUI:
     pending: deque[Notice] = field(default_factory=deque)
     armed: str | None = None  # a confirm action pressed once, waiting for the second ACT
     armed_until: float | None = None
-    offline: bool = False
     stuck: str = ""
 
     def current(self, actions: list[Action]) -> tuple[Action | None, int]:
@@ -57,11 +58,16 @@ class SeatUI:
                 return action, index
         return (actions[0], 0) if actions else (None, 0)
 
+    def lost(self, actions: list[Action]) -> bool:
+        """The seat had moved the highlight to an action that is no longer offered."""
+        return self.highlighted is not None and all(a.id != self.highlighted for a in actions)
+
     def next(self, actions: list[Action], now: float) -> None:
         if not actions:
             return
         _, index = self.current(actions)
-        self.highlighted = actions[(index + 1) % len(actions)].id
+        step = 0 if self.lost(actions) else 1
+        self.highlighted = actions[(index + step) % len(actions)].id
         self.highlight_until = now + IDLE_RESET
         self.disarm()
 
@@ -89,7 +95,7 @@ class SeatUI:
 
     def tell(self, text: str, now: float, *, important: bool = False) -> None:
         """Queue ``text`` for the title bar, in pages of one line each."""
-        self.pending.append(Notice(deque(pages(text)[:MAX_NOTICE_PAGES]), important))
+        self.pending.append(Notice(deque(pages(text)), important))  # whole: never cut
         self._trim()
         if self.notice_until is None:
             self._next_page(now)

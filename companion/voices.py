@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -52,6 +53,15 @@ def narration_scripts() -> list[Script]:
     return list(found.values())
 
 
+def masking_plan(scripts: Iterable[Script]) -> MaskingPlan:
+    """Noise from each script's first prompt to its last, capped at the script's length."""
+    scripts = [script for script in scripts if script.steps]
+    return MaskingPlan(
+        starts={script.steps[0].text: script.duration for script in scripts},
+        stops=frozenset(script.steps[-1].text for script in scripts),
+    )
+
+
 def prompt_texts() -> list[str]:
     texts = (step.text for script in narration_scripts() for step in script.steps)
     return list(dict.fromkeys(texts))
@@ -74,5 +84,5 @@ def make_voices(state: Path | None, voice: str = DEFAULT_VOICE,
 
 def table_speaker(state: Path | None, volume_percent: int, masking: bool) -> Speaker | None:
     """The speaker for ``companion play``, or None: then narration is text on the screens."""
-    plan = MaskingPlan.from_scripts(narration_scripts()) if masking else None
+    plan = masking_plan(narration_scripts()) if masking else None
     return open_speaker(prompt_cache(state), volume=volume_percent / 100, masking=plan)

@@ -90,7 +90,7 @@ class PhasedState(State):
         self.phase: str = next(iter(phases))
         self.outcome: str | None = None
 
-    def current(self) -> Phase:
+    def current_phase(self) -> Phase:
         return self.phases[self.phase]
 
     # --- the State API -------------------------------------------------------------------
@@ -101,11 +101,11 @@ class PhasedState(State):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.seats:
             return []
-        return self.current().offer(self, seat)
+        return self.current_phase().offer(self, seat)
 
     def _apply(self, seat: int, action: Action, now: float) -> list[Effect]:
         verb, _, arg = action.id.partition(":")
-        rule = self.current().rules.get(verb)
+        rule = self.current_phase().rules.get(verb)
         if rule is None:
             raise IllegalAction(f"'{verb}' has no rule in phase {self.phase}")
         return rule(self, seat, arg, now)
@@ -113,19 +113,19 @@ class PhasedState(State):
     def why_not(self, seat: int, action_id: str) -> str:
         if seat not in self.seats:
             return "That seat is not playing"
-        return self.current().why_not(self, seat, action_id)
+        return self.current_phase().why_not(self, seat, action_id)
 
     def view(self, seat: int | None, now: float) -> SeatView:
-        return self.current().view(self, seat, now)
+        return self.current_phase().view(self, seat, now)
 
     def next_deadline(self) -> float | None:
-        return None if self.paused else self.current().deadline(self)
+        return None if self.paused else self.current_phase().deadline(self)
 
     def advance(self, now: float) -> list[Effect]:
         deadline = self.next_deadline()
         if deadline is None or now < deadline:
             return []
-        return self.current().expire(self, now)
+        return self.current_phase().expire(self, now)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER

@@ -8,7 +8,7 @@ HOLD_MS becomes a PEEK press (stamped when the hold began) until it is released.
 
 LOCKOUT_MS = 25
 HOLD_MS = 400
-ACT, PEEK = 0, 1  # the indices podframe.BUTTONS gives the buttons on the wire
+ACT, PEEK = 0, 1  # the indices wire.BUTTONS gives the buttons on the wire
 
 
 class Debounced:

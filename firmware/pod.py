@@ -8,11 +8,12 @@ has said nothing for LINK_LOST_MS the pod switches its display off before it dra
 
 import time
 
-import podframe
 from buttons import SeatButtons
 from pulses import vibration
 
-FIRMWARE = "0.1.0"
+from podproto import VERSION, wire
+
+FIRMWARE = VERSION
 POLL_MS = 5
 BEAT_MS = 200
 LINK_LOST_MS = 2000
@@ -44,16 +45,16 @@ class Pod:
         self.motor = motor
         self.piezo = piezo
         self.clock = Uptime()
-        self.check = podframe.SequenceCheck()
+        self.check = wire.SequenceCheck()
         self.echo = 0
         self.heard_at = -LINK_LOST_MS
         self.linked = False
         self._beat_at = 0
 
     def features(self) -> int:
-        bits = podframe.HAS_PEEK if self.buttons.peek is not None else 0
-        bits |= podframe.HAS_VIBRATOR if self.motor else 0
-        return bits | (podframe.HAS_PIEZO if self.piezo else 0)
+        bits = wire.HAS_PEEK if self.buttons.peek is not None else 0
+        bits |= wire.HAS_VIBRATOR if self.motor else 0
+        return bits | (wire.HAS_PIEZO if self.piezo else 0)
 
     def run(self) -> None:
         self.show_lines(self.waiting_lines())
@@ -68,69 +69,64 @@ class Pod:
             time.sleep_ms(POLL_MS)
         now = self.clock.now()
         for index, pressed, at in self.buttons.poll(now):
-            self.link.send(podframe.BUTTON, podframe.button(index, pressed, at))
+            self.link.send(wire.BUTTON, wire.button(index, pressed, at))
         if now >= self._beat_at:
             self.beat(now)
         if self.linked and now - self.heard_at > LINK_LOST_MS:
-            self.set_linked(False)
+            self.linked = False
             self.show_lines(self.waiting_lines())
         for device in (self.motor, self.piezo):
             if device:
                 device.player.step(now)
 
     def handle(self, seq: int, kind: int, payload: bytes) -> None:
-        if kind == podframe.WHO:
+        if kind == wire.WHO:
             self.check.reset()
         verdict = self.check.check(seq)
-        if verdict == podframe.DUPLICATE:
+        if verdict == wire.DUPLICATE:
             return
-        if verdict == podframe.GAP:
-            self.link.send(podframe.RESEND)  # a screen window may be lost: ask for it all
+        if verdict == wire.GAP:
+            self.link.send(wire.RESEND)  # a screen window may be lost: ask for it all
         self.heard_at = self.clock.now()
-        if not self.linked:
-            self.set_linked(True)
+        self.linked = True
         handler = self.HANDLERS.get(kind)
         if handler is not None:
             handler(self, payload)
 
-    def set_linked(self, linked: bool) -> None:
-        self.linked = linked
-        self.link.guard(linked)
-
     def say_hello(self, payload: bytes = b"") -> None:
-        if payload and payload[0] != podframe.PROTOCOL_VERSION:
+        if payload and payload[0] != wire.PROTOCOL_VERSION:
             self.show_lines(wrap(f"Table speaks protocol {payload[0]}, pod "
-                                 f"{podframe.PROTOCOL_VERSION}: update the pod", TEXT_COLUMNS))
+                                 f"{wire.PROTOCOL_VERSION}: update the pod", TEXT_COLUMNS))
         display = self.settings["display"]
-        hello = podframe.hello(self.seat, display, self.features(), FIRMWARE)
-        self.link.send(podframe.HELLO, hello)
+        hello = wire.hello(self.seat, display, self.features(), FIRMWARE)
+        self.link.send(wire.HELLO, hello)
 
     def beat(self, now: int) -> None:
-        self.link.send(podframe.POD_BEAT, podframe.pod_beat(now, self.echo, self.buttons.levels))
+        self.link.send(wire.POD_BEAT, wire.pod_beat(now, self.echo, self.buttons.levels))
         self._beat_at = now + BEAT_MS
 
     def on_host_beat(self, payload: bytes) -> None:
-        token = podframe.parse_host_beat(payload)
+        token = wire.parse_host_beat(payload)
         if token is not None:
             self.echo = token
             self.beat(self.clock.now())  # at once: the Pi times the round trip
 
     def on_screen(self, payload: bytes) -> None:
-        parsed = podframe.parse_screen(payload)
+        parsed = wire.parse_screen(payload)
         if parsed is None:
-            self.link.send(podframe.RESEND)
+            self.link.send(wire.RESEND)
             return
         flags, windows = parsed
         oled = self.oled
-        if flags & podframe.OFF_FIRST:
+        if flags & wire.OFF_FIRST:
             oled.power(False)
-        if flags & podframe.CLEAR:
+        if flags & wire.CLEAR:
             oled.clear()
             oled.write_all()
         for first_page, last_page, start, end, data in windows:
             self.copy(first_page, last_page, start, end, data)
             oled.write(first_page, last_page, start, end)
-        if flags & podframe.ON_AFTER:
+        if flags & wire.ON_AFTER:
             oled.power(True)
 
     def copy(self, first_page: int, last_page: int, start: int, end: int, data: bytes) -> None:
@@ -140,12 +136,12 @@ class Pod:
             self.oled.buffer[base + start : base + end] = data[row * width : row * width + width]
 
     def on_vibrate(self, payload: bytes) -> None:
-        pairs = podframe.parse_steps(payload)
+        pairs = wire.parse_steps(payload)
         if pairs and self.motor:
             self.motor.player.start(vibration(pairs), self.clock.now())
 
     def on_buzz(self, payload: bytes) -> None:
-        pairs = podframe.parse_steps(payload)
+        pairs = wire.parse_steps(payload)
         if pairs and self.piezo:
             self.piezo.player.start(pairs, self.clock.now())
 
@@ -167,12 +163,12 @@ class Pod:
         self.oled.power(True)
 
     HANDLERS = {
-        podframe.WHO: say_hello,
-        podframe.HOST_BEAT: on_host_beat,
-        podframe.SCREEN: on_screen,
-        podframe.VIBRATE: on_vibrate,
-        podframe.BUZZ: on_buzz,
-        podframe.REJECT: on_reject,
+        wire.WHO: say_hello,
+        wire.HOST_BEAT: on_host_beat,
+        wire.SCREEN: on_screen,
+        wire.VIBRATE: on_vibrate,
+        wire.BUZZ: on_buzz,
+        wire.REJECT: on_reject,
     }
 
 

@@ -1,14 +1,12 @@
 """The pod's end of the serial link: USB CDC, which MicroPython offers as stdin/stdout.
 
-Ctrl-C (0x03) can occur inside a frame, so keyboard interrupts are off while the Pi is
-talking to the pod and back on once it goes quiet: that is when mpremote can break in.
+Any frame may hold 0x03, so main.py turns Ctrl-C off before anything else and it stays off.
 """
 
 import select
 import sys
 
-import micropython
-import podframe
+from podproto import wire
 
 CHUNK = 256  # bytes read per loop at most, so the buttons are polled between chunks
 
@@ -19,8 +17,8 @@ class UsbLink:
         self._out = stream_out or sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(stream_in or sys.stdin, select.POLLIN)
-        self.decoder = podframe.Decoder()
-        self.sequencer = podframe.Sequencer()
+        self.decoder = wire.Decoder()
+        self.sequencer = wire.Sequencer()
         self.hung_up = False  # the other end closed (only a pty in tests does that)
 
     def receive(self, wait_ms: int) -> list:
@@ -44,6 +42,3 @@ class UsbLink:
     def send(self, kind: int, payload: bytes = b"") -> None:
         self._out.write(self.sequencer.frame(kind, payload))
 
-    def guard(self, linked: bool) -> None:
-        """Frames may hold 0x03 only while linked: keep Ctrl-C out of the way then."""
-        micropython.kbd_intr(-1 if linked else 3)

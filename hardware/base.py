@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from engine.api import SeatView
-
 SCREEN_SIZE = (128, 64)
 
 
@@ -46,11 +44,11 @@ class QuitRequested:
 
 
 @dataclass(frozen=True)
-class SeatOffline:
-    """A seat's link went quiet (a pod unplugged): the game pauses its timers."""
+class SeatLink:
+    """A seat's link went down (a pod unplugged: the game pauses its timers) or came back up."""
 
     seat: int
-    online: bool
+    up: bool
 
 
 Sink = Callable[[object], None]
@@ -102,18 +100,48 @@ class Vibrator(ABC):
 
     @abstractmethod
     def pulse(self, pattern: str) -> None:
-        """Start a named pattern (``short``, ``long``, ``double``) without blocking."""
+        """Start a pattern named in :data:`hardware.tunes.VIBRATION_PATTERNS` without blocking."""
 
     def close(self) -> None:
         """Release the pin."""
 
 
+@dataclass(frozen=True)
+class Sand:
+    """The hourglass as of one moment: the public screen runs the sand on by itself.
+
+    ``shown`` is ``exact`` (the sand and its seconds), ``bar`` (the sand only) or ``none``
+    (only whether it runs).
+    """
+
+    remaining: float
+    length: float
+    running: bool
+    shown: str = "exact"
+
+
+@dataclass(frozen=True)
+class PublicPage:
+    """What the public screen shows: words and the hourglass, every one of them public.
+
+    The companion makes it from the public view (companion/public_view.py); a page has no
+    field for a secret, so a public screen cannot draw one.
+    """
+
+    title: str
+    lines: tuple[str, ...] = ()
+    big: str | None = None
+    sand: Sand | None = None
+    banner: str | None = None
+    highlight: bool = False  # "it is someone's turn": the title bar lights up
+
+
 class PublicScreen(ABC):
-    """A screen the whole table sees (HDMI): it is only ever handed the public view."""
+    """A screen the whole table sees (HDMI): it is only ever handed a :class:`PublicPage`."""
 
     @abstractmethod
-    def show(self, view: SeatView, now: float) -> None:
-        """Draw the public view as of ``now`` (it may animate between calls on its own)."""
+    def show(self, page: PublicPage, now: float) -> None:
+        """Draw ``page`` as of ``now`` (it may animate between calls on its own)."""
 
     def reveal(self, text: str, now: float) -> None:
         """Show a public reveal the rules call for (an identity at death) prominently."""

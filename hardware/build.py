@@ -8,13 +8,14 @@ from collections.abc import Callable
 from contextlib import ExitStack
 
 from gpiozero.pins import Factory
+from serial.tools.list_ports import comports
 
 from .base import SeatHardware, Sink, TableHardware
 from .bus import I2cBus, Tca9548a
 from .config import SeatConfig, TableConfig
 from .gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
 from .oled import OledScreen
-from .pod_discovery import BY_ID, PodFinder
+from .pod_discovery import PodFinder, PortLister
 from .pod_link import PodLink
 
 log = logging.getLogger(__name__)
@@ -29,19 +30,19 @@ def build_table(
     pin_factory: Factory | None = None,
     bus_factory: BusFactory | None = None,
     clock: Clock = time.monotonic,
-    serial_by_id: str = BY_ID,
+    pod_ports: PortLister = comports,
 ) -> TableHardware:
     """Open every pin and bus the config names; on any failure close what was opened.
 
     A display that does not answer yet (unplugged, loose wire) does not stop the table: its
     screen starts offline and the companion retries :meth:`OledScreen.reconnect`. A bus that
     cannot be opened at all is a set-up problem and raises OSError naming the seat. A pod
-    seat starts at once too: its link thread finds the pod (under ``serial_by_id`` for
+    seat starts at once too: its link thread finds the pod (among ``pod_ports`` for
     ``pod = "auto"``) whenever it is plugged in.
     """
     buses = _Buses(_smbus if bus_factory is None else bus_factory)
     pods = {seat.number: seat.pod for seat in config.seats if seat.pod is not None}
-    finder = PodFinder(pods, by_id=serial_by_id)
+    finder = PodFinder(pods, list_ports=pod_ports)
     table = TableHardware(seats={})
     try:
         for seat in config.seats:

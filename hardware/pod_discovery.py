@@ -1,9 +1,11 @@
-"""Finding each pod seat's pod: a configured port, or any pod under /dev/serial/by-id.
+"""Finding each pod seat's pod: a configured port, or any port with a pod's USB ID.
 
 ``pod = "auto"`` in table.toml means "whichever pod says this seat number in its HELLO";
-a path means that port, and its HELLO must say the same seat. The by-id names are stable
-(udev makes one per USB serial number; systemd/99-table-companion-pods.rules adds
-``/dev/table-pod-*`` too), so a pod is found again under the same name after a replug.
+a path means that port, and its HELLO must say the same seat. An auto seat only ever opens
+ports whose USB VID:PID is a pod's (pyserial's ``list_ports``): opening a port resets an
+Arduino, and a WHO frame is junk to a GPS or a Zigbee stick. Where udev made a stable name
+(``/dev/table-pod-<serial>``, systemd/99-table-companion-pods.rules) the pod is opened and
+logged under it, so it is found again under the same name after a replug.
 One finder serves all pod seats: it opens each port once at a time and hands a pod that
 answered for another auto seat to that seat, so no two seats ever fight over a port.
 """
@@ -14,18 +16,32 @@ import glob
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import serial
+from serial.tools.list_ports import comports
+from serial.tools.list_ports_common import ListPortInfo
 
 from .pod_port import PodHello, PodPort, PodVersionError, handshake, open_serial
 
 log = logging.getLogger(__name__)
 
-BY_ID = "/dev/serial/by-id"
 AUTO = "auto"
+POD_USB_ID = (0x2E8A, 0x0005)  # MicroPython's own VID:PID on the RP2040, as in the udev rules
+UDEV_NAMES = "/dev/table-pod-*"
 
 Found = tuple[PodPort, PodHello]
+PortLister = Callable[[], Iterable[ListPortInfo]]
+
+
+def pod_paths(ports: Iterable[ListPortInfo], udev_names: Iterable[str] = ()) -> list[str]:
+    """The ports that are pods (by USB VID:PID), each under its udev name where it has one.
+
+    pyserial reads the USB IDs of devices only, not of links, so the names are matched here.
+    """
+    named = {_device(name): name for name in udev_names}
+    return sorted(named.get(_device(port.device), port.device) for port in ports
+                  if (port.vid, port.pid) == POD_USB_ID)
 
 
 class PodFinder:
@@ -35,11 +51,13 @@ class PodFinder:
         self,
         ports: dict[int, str],
         *,
-        by_id: str = BY_ID,
+        list_ports: PortLister = comports,
+        udev_names: str = UDEV_NAMES,
         opener: Callable[[str], serial.SerialBase] = open_serial,
     ) -> None:
         self.ports = dict(ports)
-        self.by_id = by_id
+        self._list_ports = list_ports
+        self._udev_names = udev_names
         self._opener = opener
         self._lock = threading.Lock()
         self._in_use: set[str] = set()
@@ -81,8 +99,8 @@ class PodFinder:
             paths = [configured]
         else:
             claimed = {path for path in self.ports.values() if path != AUTO}
-            paths = [path for path in sorted(glob.glob(os.path.join(self.by_id, "*")))
-                     if path not in claimed]
+            found = pod_paths(self._list_ports(), glob.glob(self._udev_names))
+            paths = [path for path in found if path not in claimed]
         return [path for path in paths if _device(path) not in self._in_use]
 
     def _try(self, path: str) -> Found | None:

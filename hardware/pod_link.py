@@ -2,9 +2,9 @@
 
 Heartbeats go both ways (the Pi every BEAT_EVERY, the pod every 0.2 s and in answer to each
 of the Pi's). A pod that says nothing for QUIET_LIMIT, or whose port fails (unplugged), is
-dropped: its held buttons are released, ``SeatOffline(seat, online=False)`` goes to the sink
+dropped: its held buttons are released, ``SeatLink(seat, up=False)`` goes to the sink
 (well within 1 s of the last word), and the finder looks for it again. When it is back,
-``SeatOffline(seat, online=True)`` tells the app to redraw it in full.
+``SeatLink(seat, up=True)`` tells the app to redraw it in full.
 
 Button edges carry the pod's own clock; :class:`PodClock` maps it onto the Pi's monotonic
 clock, so a hold lasts as long as the finger held it, whatever the USB latency did.
@@ -17,8 +17,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from . import podframe
-from .base import ButtonEdge, ButtonName, SeatOffline, Sink
+from podproto import wire
+
+from .base import ButtonEdge, ButtonName, SeatLink, Sink
 from .pod_discovery import PodFinder
 from .pod_port import PodHello, PodPort
 from .pod_screen import PodScreen, PodVibrator
@@ -30,7 +31,7 @@ QUIET_LIMIT = 0.6  # three missed pod beats: offline (plus one READ_TIMEOUT: sti
 RETRY_EVERY = 0.5
 DRIFT = 1e-4  # crystals differ by < 100 ppm: how fast the clock offset may creep up
 
-BUTTON_NAMES = (ButtonName.ACT, ButtonName.PEEK)  # podframe.BUTTONS order
+BUTTON_NAMES = (ButtonName.ACT, ButtonName.PEEK)  # wire.BUTTONS order
 
 Clock = Callable[[], float]
 
@@ -72,7 +73,7 @@ class PodSession:
         self.sink = sink
         self.screen = screen
         self.clock = PodClock()
-        self.check = podframe.SequenceCheck()
+        self.check = wire.SequenceCheck()
         self.held = 0  # bit i: button i held, as reported
         self.heard_at = now
         self.beat_at = now
@@ -82,17 +83,17 @@ class PodSession:
 
     def receive(self, frames: list[tuple[int, int, bytes]], now: float) -> None:
         for seq, kind, payload in frames:
-            if kind == podframe.HELLO:
+            if kind == wire.HELLO:
                 self.check.reset()  # the pod restarted: its numbering too
                 self.screen.resend()
-            if self.check.check(seq) == podframe.DUPLICATE:
+            if self.check.check(seq) == wire.DUPLICATE:
                 continue
             self.heard_at = now
-            if kind == podframe.BUTTON:
+            if kind == wire.BUTTON:
                 self._button(payload, now)
-            elif kind == podframe.POD_BEAT:
+            elif kind == wire.POD_BEAT:
                 self._beat(payload, now)
-            elif kind == podframe.RESEND:
+            elif kind == wire.RESEND:
                 self.screen.resend()
 
     def tick(self, now: float) -> bool:
@@ -103,7 +104,7 @@ class PodSession:
             return False
         if now >= self.beat_at:
             self.token = (self.token + 1) & 0xFFFF
-            self.port.send(podframe.HOST_BEAT, podframe.host_beat(self.token))
+            self.port.send(wire.HOST_BEAT, wire.host_beat(self.token))
             self.beat_at = now + BEAT_EVERY
         return True
 
@@ -114,13 +115,13 @@ class PodSession:
                 self._edge(index, False, now)
 
     def _button(self, payload: bytes, now: float) -> None:
-        parsed = podframe.parse_button(payload)
+        parsed = wire.parse_button(payload)
         if parsed is not None:
             index, pressed, pod_ms = parsed
             self._edge(index, pressed, self.clock.to_host(pod_ms, now))
 
     def _beat(self, payload: bytes, now: float) -> None:
-        parsed = podframe.parse_pod_beat(payload)
+        parsed = wire.parse_pod_beat(payload)
         if parsed is None:
             return
         pod_ms, echo, levels = parsed
@@ -183,7 +184,7 @@ class PodLink:
             return False
         token = (session.token + 1) & 0xFFFF
         session.token = token
-        if not self.send(podframe.HOST_BEAT, podframe.host_beat(token)):
+        if not self.send(wire.HOST_BEAT, wire.host_beat(token)):
             return False
         with session.echoed:
             # Beats of the link thread may follow ours: any echo at or past the token will do.
@@ -222,5 +223,5 @@ class PodLink:
     def _report(self, *, online: bool) -> None:
         """Offline once per outage; online on every connect (the app then redraws in full)."""
         if online or self._online is not False:
-            self.sink(SeatOffline(self.seat, online=online))
+            self.sink(SeatLink(self.seat, up=online))
         self._online = online

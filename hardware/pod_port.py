@@ -1,11 +1,12 @@
 """One serial port with a seat pod on it: framing, the HELLO handshake and the version check.
 
 pyserial does the port (a USB CDC device on the Pi, a pty or ``loop://`` in tests); every
-frame in or out goes through :mod:`hardware.podframe`, the same code the pod runs.
+frame in or out goes through :mod:`podproto.wire`, the same code the pod runs.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 
 import serial
 
-from . import podframe
+from podproto import VERSION, wire
+
+log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT = 0.5  # a running pod answers WHO within a few ms; a booting one within 0.3 s
 ASK_EVERY = 0.15
@@ -39,11 +42,11 @@ class PodHello:
 
     @property
     def has_vibrator(self) -> bool:
-        return bool(self.features & podframe.HAS_VIBRATOR)
+        return bool(self.features & wire.HAS_VIBRATOR)
 
     @property
     def has_piezo(self) -> bool:
-        return bool(self.features & podframe.HAS_PIEZO)
+        return bool(self.features & wire.HAS_PIEZO)
 
 
 def open_serial(path: str) -> serial.SerialBase:
@@ -63,8 +66,8 @@ class PodPort:
     def __init__(self, port: serial.SerialBase, path: str) -> None:
         self.path = path
         self._port = port
-        self._decoder = podframe.Decoder()
-        self._sequencer = podframe.Sequencer()
+        self._decoder = wire.Decoder()
+        self._sequencer = wire.Sequencer()
         self._write_lock = threading.Lock()
 
     def send(self, kind: int, payload: bytes = b"") -> None:
@@ -95,24 +98,28 @@ def handshake(port: PodPort, *, clock: Callable[[], float] = time.monotonic) -> 
     ask_at = clock()
     while clock() < deadline:
         if clock() >= ask_at:
-            port.send(podframe.WHO, podframe.who())
+            port.send(wire.WHO, wire.who())
             ask_at = clock() + ASK_EVERY
         for _seq, kind, payload in port.receive():
-            hello = podframe.parse_hello(payload) if kind == podframe.HELLO else None
+            hello = wire.parse_hello(payload) if kind == wire.HELLO else None
             if hello is not None:
                 return _checked(port, PodHello(*hello))
     return None
 
 
 def _checked(port: PodPort, hello: PodHello) -> PodHello:
-    if hello.protocol == podframe.PROTOCOL_VERSION:
+    if hello.protocol == wire.PROTOCOL_VERSION:
+        if hello.firmware != VERSION:
+            log.warning("the seat pod on %s runs firmware %s, this companion is %s: it speaks "
+                        "the same protocol, but flash it from this checkout when you can "
+                        "(firmware/README.md)", port.path, hello.firmware, VERSION)
         return hello
-    newer = "newer" if hello.protocol > podframe.PROTOCOL_VERSION else "older"
-    port.send(podframe.REJECT, f"Update: pod protocol {hello.protocol}, table "
-              f"{podframe.PROTOCOL_VERSION}".encode())
+    newer = "newer" if hello.protocol > wire.PROTOCOL_VERSION else "older"
+    port.send(wire.REJECT, f"Update: pod protocol {hello.protocol}, table "
+              f"{wire.PROTOCOL_VERSION}".encode())
     raise PodVersionError(
         f"the seat pod on {port.path} (seat {hello.seat}, firmware {hello.firmware}) speaks "
         f"pod protocol {hello.protocol}, {newer} than this companion's protocol "
-        f"{podframe.PROTOCOL_VERSION}: install the firmware of this companion on the pod "
-        "(mpremote cp firmware/*.py hardware/podframe.py : ; see firmware/README.md)"
+        f"{wire.PROTOCOL_VERSION}: install the firmware of this companion on the pod "
+        "(see firmware/README.md)"
     )

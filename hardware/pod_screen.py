@@ -5,7 +5,7 @@ sends the cheapest windows between them (hardware/oled.py's plan, costed for the
 header bytes a window). A 1-second clock tick is a few dozen bytes, not 1 KiB. While no pod
 is attached, drawing changes nothing on the link and never raises: the link reports the seat
 offline, and when the pod is back the pod's RAM counts as unknown, so the app's redraw after
-``SeatOffline(online=True)`` sends the whole current screen.
+``SeatLink(up=True)`` sends the whole current screen.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from . import podframe
+from podproto import wire
+
 from .base import SCREEN_SIZE, SeatScreen, Vibrator
 from .oled import BLANK_FRAME, Controller, Window, page_bytes, plan
 from .tunes import vibration
@@ -59,18 +60,18 @@ class PodScreen(SeatScreen):
     def show(self, image: Image.Image) -> None:
         frame = _frame(image)
         with self._lock:
-            self._put(frame, 0 if self._lit else podframe.ON_AFTER)
+            self._put(frame, 0 if self._lit else wire.ON_AFTER)
 
     def conceal(self, image: Image.Image) -> None:
         frame = _frame(image)
         with self._lock:
             if frame != self._known or not self._lit:
-                self._put(frame, podframe.OFF_FIRST | podframe.ON_AFTER)
+                self._put(frame, wire.OFF_FIRST | wire.ON_AFTER)
 
     def blank(self) -> None:
         with self._lock:
             self._wanted = BLANK_FRAME
-            if self._transmit(podframe.screen(podframe.OFF_FIRST | podframe.CLEAR, [])):
+            if self._transmit(wire.screen(wire.OFF_FIRST | wire.CLEAR, [])):
                 self._known, self._lit = BLANK_FRAME, False
 
     def resend(self) -> None:
@@ -78,7 +79,7 @@ class PodScreen(SeatScreen):
         with self._lock:
             self._known = None
             if self._wanted is not None:
-                self._put(self._wanted, podframe.ON_AFTER if self._lit else 0)
+                self._put(self._wanted, wire.ON_AFTER if self._lit else 0)
 
     def _put(self, frame: bytes, flags: int) -> None:
         self._wanted = frame
@@ -86,12 +87,12 @@ class PodScreen(SeatScreen):
         if not windows and not flags:
             return
         parts = [(w.first_page, w.last_page, w.start, w.end, w.cut(frame)) for w in windows]
-        if self._transmit(podframe.screen(flags, parts)):
+        if self._transmit(wire.screen(flags, parts)):
             self._known = frame
-            self._lit = self._lit or bool(flags & podframe.ON_AFTER)
+            self._lit = self._lit or bool(flags & wire.ON_AFTER)
 
     def _transmit(self, payload: bytes) -> bool:
-        if self._send is None or not self._send(podframe.SCREEN, payload):
+        if self._send is None or not self._send(wire.SCREEN, payload):
             self._known, self._lit = None, False
             return False
         return True
@@ -106,7 +107,7 @@ class PodVibrator(Vibrator):
     def pulse(self, pattern: str) -> None:
         on_time, off_time, repeats = vibration(pattern)
         steps = [(round(on_time * 1000), round(off_time * 1000))] * repeats
-        if not self._send(podframe.VIBRATE, podframe.steps(steps)):
+        if not self._send(wire.VIBRATE, wire.steps(steps)):
             log.info("vibration %r not sent: the pod is not connected", pattern)
 
 

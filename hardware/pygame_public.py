@@ -1,7 +1,7 @@
 """The public screen: the table's shared view, large, on an HDMI display or in the emulator.
 
-It is only ever handed ``view(None)``, and :func:`public_face` reads nothing but the public
-fields of it (never ``secret``), so the screen cannot show a secret by construction; the
+It is only ever handed a :class:`PublicPage`, which the companion makes from ``view(None)``
+and which has no field for a secret, so the screen cannot show one by construction; the
 tests check the pixels too. Between the app's calls it animates on its own: the hourglass
 sand runs down from the last known value (extrapolated on the same monotonic clock), a new
 banner pops in, and :meth:`PygamePublicScreen.reveal` shows a public reveal as a card that
@@ -18,9 +18,7 @@ from functools import cache
 
 import pygame
 
-from engine.api import HourglassFace, SeatView
-
-from .base import PublicScreen
+from .base import PublicPage, PublicScreen, Sand
 from .pygame_glass import GlassFace, draw_glass
 from .pygame_loop import PygameLoop
 
@@ -62,29 +60,29 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def sand_left(glass: HourglassFace, shown_at: float, now: float) -> float:
+def sand_left(glass: Sand, shown_at: float, now: float) -> float:
     """The top bulb's seconds at ``now``, run on from the value the app last gave."""
     if not glass.running:
         return glass.remaining
     return max(0.0, glass.remaining - (now - shown_at))
 
 
-def public_face(view: SeatView, shown_at: float, now: float, reveal: str | None = None
+def public_face(page: PublicPage, shown_at: float, now: float, reveal: str | None = None
                 ) -> PublicFace:
-    """The face for ``view`` at ``now``; ``view.secret`` is never read."""
-    big, lines, glass = view.big, view.lines[:MAX_LINES], None
-    hourglass = view.hourglass
-    if hourglass is not None:
-        left = sand_left(hourglass, shown_at, now)
-        share = left / hourglass.length if hourglass.length else 0.0
-        if hourglass.shown == "exact":
-            big, glass = clock_text(left), GlassFace(share, hourglass.running)
-        elif hourglass.shown == "bar":
-            glass = GlassFace(share, hourglass.running)
+    """The face for ``page`` (handed over at ``shown_at``) at ``now``."""
+    big, lines, glass = page.big, page.lines[:MAX_LINES], None
+    sand = page.sand
+    if sand is not None:
+        left = sand_left(sand, shown_at, now)
+        share = left / sand.length if sand.length else 0.0
+        if sand.shown == "exact":
+            big, glass = clock_text(left), GlassFace(share, sand.running)
+        elif sand.shown == "bar":
+            glass = GlassFace(share, sand.running)
         else:
-            state = "Hourglass running" if hourglass.running else "Hourglass stopped"
-            glass, lines = GlassFace(None, hourglass.running), (state, *lines[: MAX_LINES - 1])
-    return PublicFace(view.title, view.highlight, big, tuple(lines), view.banner, glass, reveal)
+            state = "Hourglass running" if sand.running else "Hourglass stopped"
+            glass, lines = GlassFace(None, sand.running), (state, *lines[: MAX_LINES - 1])
+    return PublicFace(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -193,7 +191,7 @@ def _wrap(text: str, face_font: pygame.font.Font, width: int) -> list[str]:
 
 @dataclass
 class _Shown:
-    view: SeatView = field(default_factory=lambda: SeatView(title=""))
+    page: PublicPage = field(default_factory=lambda: PublicPage(title=""))
     at: float = 0.0
     banner_since: float = -math.inf
     reveal: str | None = None
@@ -201,7 +199,7 @@ class _Shown:
 
 
 class PublicScene:
-    """The latest public view and its animations; written by the app, drawn by pygame."""
+    """The latest public page and its animations; written by the app, drawn by pygame."""
 
     size = PUBLIC_SIZE
 
@@ -209,12 +207,12 @@ class PublicScene:
         self._lock = threading.Lock()
         self._shown = _Shown()
 
-    def update(self, view: SeatView, now: float) -> None:
+    def update(self, page: PublicPage, now: float) -> None:
         with self._lock:
             shown = self._shown
-            if view.banner and view.banner != shown.view.banner:
+            if page.banner and page.banner != shown.page.banner:
                 shown.banner_since = now
-            shown.view, shown.at = view, now
+            shown.page, shown.at = page, now
 
     def reveal(self, text: str, now: float) -> None:
         with self._lock:
@@ -225,7 +223,7 @@ class PublicScene:
         with self._lock:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
-            face = public_face(shown.view, shown.at, now, reveal)
+            face = public_face(shown.page, shown.at, now, reveal)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
@@ -238,7 +236,7 @@ class PublicScene:
     def next_frame(self, now: float) -> float | None:
         with self._lock:
             shown = self._shown
-            glass = shown.view.hourglass
+            glass = shown.page.sand
             moving = glass is not None and sand_left(glass, shown.at, now) > 0 and glass.running
             popping = any(0 <= now - since < POP_SECONDS
                           for since in (shown.banner_since, shown.reveal_since))
@@ -259,8 +257,8 @@ class PygamePublicScreen(PublicScreen):
         self.scene = scene
         self._wake = wake
 
-    def show(self, view: SeatView, now: float) -> None:
-        self.scene.update(view, now)
+    def show(self, page: PublicPage, now: float) -> None:
+        self.scene.update(page, now)
         self._wake()
 
     def reveal(self, text: str, now: float) -> None:

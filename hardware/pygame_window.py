@@ -133,11 +133,12 @@ class WindowScene:
         face, pop, reveal_pop = self.public.face(now)
         draw_public(canvas.subsurface(self.public_rect), face, now, pop, reveal_pop)
         with self._lock:
-            frames, message, tunes = dict(self._frames), self._message, list(self._tunes)
+            frames = dict(self._frames)
         for seat, layout in self.panels.items():
             draw_panel(canvas, layout, self._oled(seat, frames[seat]),
                        lambda name, seat=seat: self.latch.is_down((seat, name)))
-        self._status(canvas, message, tunes)
+        line = font(22).render(self.status_text()[:160], True, INK)
+        canvas.blit(line, (12, self.size[1] - STATUS_HEIGHT + 8))
 
     def _oled(self, seat: int, frame: Image.Image | None) -> pygame.Surface | None:
         """The scaled OLED, converted again only when its frame changed."""
@@ -147,10 +148,11 @@ class WindowScene:
             self._drawn[seat] = (frame, surface)
         return surface
 
-    def _status(self, canvas: pygame.Surface, message: str, tunes: list[str]) -> None:
-        text = message + ("   buzzer: " + ", ".join(tunes) if tunes else "")
-        line = font(22).render(text[:160], True, INK)
-        canvas.blit(line, (12, self.size[1] - STATUS_HEIGHT + 8))
+    def status_text(self) -> str:
+        """The status line: the last message, then the buzzer's last tunes."""
+        with self._lock:
+            message, tunes = self._message, list(self._tunes)
+        return message + ("   buzzer: " + ", ".join(tunes) if tunes else "")
 
     def next_frame(self, now: float) -> float | None:
         return self.public.next_frame(now)

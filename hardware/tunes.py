@@ -1,5 +1,11 @@
 """The buzzer's named tunes: short, distinct, and the same for every seat (the buzzer is public).
 
+With VIBRATION_PATTERNS below these are the ONE table of each kind of cue: every buzzer plays
+TUNES, and the GPIO motors and the pods (sent the timings, not the name) run
+VIBRATION_PATTERNS. The names are the games' cue vocabulary, engine/cues.py; hardware does not
+import the engine, so tests/test_cues.py holds the tables to it, and every output to rendering
+all of it.
+
 A tune is a list of ``(note, seconds)`` steps; the note is a name gpiozero's ``Tone`` reads
 ("C6") or None for a rest. Notes stay within A3..A7, the range :class:`hardware.gpio.GpioBuzzer`
 gives a passive piezo (which is loudest in the upper octaves). An active buzzer has one pitch:

@@ -25,13 +25,11 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
-
-from engine.narration import Script
 
 from .base import Speaker
 
@@ -119,20 +117,13 @@ class PromptCache:
 class MaskingPlan:
     """When the masking noise plays: from a private script's first prompt to its last.
 
-    ``starts`` maps a first prompt to the script's length, which caps the noise in case the
-    last prompt never comes (the table paused or ended the game mid-script).
+    ``starts`` maps a first prompt to the script's length in seconds, which caps the noise in
+    case the last prompt never comes (the table paused or ended the game mid-script). The
+    companion makes the plan from the games' narration scripts (companion/voices.py).
     """
 
     starts: Mapping[str, float]
     stops: frozenset[str]
-
-    @classmethod
-    def from_scripts(cls, scripts: Iterable[Script]) -> MaskingPlan:
-        scripts = [script for script in scripts if script.steps]
-        return cls(
-            starts={script.steps[0].text: script.duration for script in scripts},
-            stops=frozenset(script.steps[-1].text for script in scripts),
-        )
 
 
 def masking_noise(seconds: float = MASK_SECONDS, rate: int = RATE) -> bytes:

@@ -19,13 +19,14 @@ from PIL import Image, ImageDraw
 
 from companion.app import App
 from companion.clock import FakeClock
+from companion.composer import face_for, secret_face_for
 from companion.journal import Journal
 from companion.lobby import StartGame
-from companion.render import Face, face_for, render, secret_face_for, small_font
+from companion.render import Face, render, small_font
 from engine import registry
 from engine.api import Effect, GameOver, Narrate, Reveal, SeatView, State
 from engine.rng import SeededRandom
-from hardware.base import ButtonName, PublicScreen
+from hardware.base import ButtonName, PublicPage, PublicScreen
 from hardware.headless import HeadlessTable
 
 ROW_SEPARATOR = "|"
@@ -37,6 +38,11 @@ ROW_SEPARATOR = "|"
 def face_words(view: SeatView) -> list[str]:
     """The words of a seat's public face (what neighbours can glimpse)."""
     return [view.title, *view.lines, view.big or "", view.banner or ""]
+
+
+def page_words(page: PublicPage) -> list[str]:
+    """Every word on a page of the public screen (it has no field for a secret)."""
+    return [page.title, *page.lines, page.big or "", page.banner or ""]
 
 
 def peek_words(view: SeatView) -> list[str]:
@@ -184,13 +190,13 @@ def generator_positions(state: State) -> list[tuple[int, bytes]]:
 
 
 class RecordingPublic(PublicScreen):
-    """The HDMI screen as a list of the views it was handed."""
+    """The HDMI screen as a list of the pages it was handed."""
 
     def __init__(self) -> None:
-        self.views: list[SeatView] = []
+        self.pages: list[PublicPage] = []
 
-    def show(self, view: SeatView, now: float) -> None:
-        self.views.append(view)
+    def show(self, page: PublicPage, now: float) -> None:
+        self.pages.append(page)
 
 
 class Table:
@@ -210,7 +216,7 @@ class Table:
                        seed_source=self._next_seed, on_status=self.status.append)
         self.app.start()
         self.checked_status = 0
-        self.checked_views = 0
+        self.checked_pages = 0
 
     def _next_seed(self, count: int) -> bytes:
         seed = self.seeds[-1]
@@ -270,7 +276,7 @@ def random_table_step(table: Table, player: SeededRandom, *, system: bool = True
 
 
 def assert_table_keeps_secrets(table: Table, hidden: frozenset[str] = frozenset()) -> None:
-    """Every seat's face as drawn (a peeking seat: its own secrets), the public screen's views
+    """Every seat's face as drawn (a peeking seat: its own secrets), the public screen's pages
     and the status lines since the last check, against the state's secrets plus ``hidden``."""
     app = table.app
     state = app.state
@@ -283,7 +289,7 @@ def assert_table_keeps_secrets(table: Table, hidden: frozenset[str] = frozenset(
         if app.ui[seat].peeking and state is not None and seat in state.seats:
             own = hidden | state.secrets_hidden_from(seat)
         assert_face_keeps(face, own, f"seat {seat} (peeking: {app.ui[seat].peeking})")
-    for view in table.public.views[table.checked_views:]:
-        assert_no_leak(face_words(view) + peek_words(view), public, "the public screen")
+    for page in table.public.pages[table.checked_pages:]:
+        assert_no_leak(page_words(page), public, "the public screen")
     assert_no_leak(table.status[table.checked_status:], public, "a status line")
-    table.checked_views, table.checked_status = len(table.public.views), len(table.status)
+    table.checked_pages, table.checked_status = len(table.public.pages), len(table.status)

@@ -6,7 +6,7 @@ import pytest
 
 from companion.script_cli import ScriptSession, run_script
 from companion.scripts import ScriptError
-from hardware.base import ButtonName, SeatOffline
+from hardware.base import ButtonName, SeatLink
 
 DISPLAYOFF, DISPLAYON = 0xAE, 0xAF
 
@@ -71,7 +71,7 @@ expect 2 "Players: 2"
 expect 1 not "offline"
 """
     app, _ = run_script(script)
-    assert not app.ui[2].offline
+    assert app.links.is_up(2)
 
 
 def test_stuck_button_is_reported_on_its_seat():
@@ -118,12 +118,12 @@ def test_seat_going_offline_pauses_the_game_until_it_is_back():
     with ScriptSession(STAYING_ALIVE_RUNNING) as session:
         session.run()
         app = session.app
-        app.handle(SeatOffline(2, online=False))
+        app.handle(SeatLink(2, up=False))
         assert app.state.paused and "Seat 2 offline" in app.screens.faces[1].text()
         shown = app.screens.faces[1].big
         session.runner.wait(30)
         assert app.screens.faces[1].big == shown
-        app.handle(SeatOffline(2, online=True))
+        app.handle(SeatLink(2, up=True))
         assert not app.state.paused
         assert [e.action for e in app.record.entries[-2:]] == ["pause", "resume"]
 
@@ -133,8 +133,8 @@ def test_a_players_pause_outlasts_a_seat_coming_back():
     with ScriptSession(STAYING_ALIVE_RUNNING + 'choose 1 "Pause"\n') as session:
         session.run()
         app = session.app
-        app.handle(SeatOffline(2, online=False))
-        app.handle(SeatOffline(2, online=True))
+        app.handle(SeatLink(2, up=False))
+        app.handle(SeatLink(2, up=True))
         assert app.state.paused
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from companion.journal_sqlite import entry_tag, state_digest
-from companion.record import Entry, GameRecord
+from companion.record import GameRecord, JournaledAction
 
 CHAINS = 4
 KILLS_PER_CHAIN = 26  # 104 kills in all
@@ -66,7 +66,7 @@ def read_journal(path: Path) -> dict[int, Game]:
         for gid, idx, seat, action, at, undoable, label in db.execute(
                 "SELECT game, idx, seat, action, at, undoable, label FROM entries "
                 "ORDER BY game, idx"):
-            entry = Entry(seat, action, at, bool(undoable), label)
+            entry = JournaledAction(seat, action, at, bool(undoable), label)
             games[gid].record.entries.append(entry)
             games[gid].tags.append((entry_tag(games[gid].record.seed, idx, entry), entry.undoable))
     db.close()

@@ -12,8 +12,8 @@ import pytest
 
 from engine.api import Effect, Narrate, Reveal
 from engine.exc import IllegalAction
-from engine.games.heroes import HeroesState
-from engine.games.heroes_cards import HERO_ORDER, HEROES
+from engine.games.heroes.cards import HERO_ORDER, HEROES
+from engine.games.heroes.state import HeroesState
 from engine.rng import SeededRandom
 
 from .test_heroes_support import GAME, everyone_passes, press, rig, seed, started, view_text

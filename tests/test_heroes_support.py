@@ -10,8 +10,9 @@ import hashlib
 from collections.abc import Iterable, Sequence
 
 from engine.api import Effect, Narrate, Reveal
-from engine.games.heroes import HeroesLoveToLie, HeroesState
-from engine.games.heroes_cards import hero_deck, monster_deck
+from engine.games.heroes import HeroesLoveToLie
+from engine.games.heroes.cards import hero_deck, monster_deck
+from engine.games.heroes.state import HeroesState
 
 GAME = HeroesLoveToLie()
 

@@ -12,7 +12,7 @@ import pytest
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
 from companion.journal_file import check_wal
 from companion.journal_sqlite import SqliteJournal, entry_tag, state_digest
-from companion.record import Entry, GameRecord
+from companion.record import GameRecord, JournaledAction
 from companion.statedir import choose_state_dir, journal_path, prepare_state_dir
 from engine import registry
 
@@ -40,7 +40,7 @@ def play(journal, record, state, steps: int, start: float = 100.0) -> float:
         seat, action = next_move(state)
         at += 1.0
         state.apply(seat, action.id, at)
-        record.entries.append(Entry(seat, action.id, at, action.undoable, action.label))
+        record.entries.append(JournaledAction(seat, action.id, at, action.undoable, action.label))
         journal.append(record, record.entries[-1])
     return at
 
@@ -225,7 +225,7 @@ def test_journal_action_that_no_longer_replays_is_cut(path):
     record, state = new_game()
     journal.begin(record)
     play(journal, record, state, 2)
-    record.entries.append(Entry(1, "fly", 103.0))
+    record.entries.append(JournaledAction(1, "fly", 103.0))
     journal.append(record, record.entries[-1])
     play(journal, record, state, 1, 103.0)
     reopened = SqliteJournal(path)

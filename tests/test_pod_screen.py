@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from companion.render import face_for, render
+from companion.composer import face_for
+from companion.render import render
 from engine.api import SeatView
-from hardware import podframe
 from hardware.oled import FRAME_BYTES, page_bytes
 from hardware.pod_screen import PodScreen, PodVibrator
+from podproto import wire
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -27,20 +28,20 @@ class Pod:
         if not self.connected:
             return False
         self.sent.append((kind, payload))
-        flags, windows = podframe.parse_screen(payload)
-        if flags & podframe.CLEAR:
+        flags, windows = wire.parse_screen(payload)
+        if flags & wire.CLEAR:
             self.ram[:] = bytes(FRAME_BYTES)
-        if flags & podframe.OFF_FIRST:
+        if flags & wire.OFF_FIRST:
             self.lit = False
         for first, last, start, end, data in windows:
             width = end - start
             for row, page in enumerate(range(first, last + 1)):
                 self.ram[page * 128 + start : page * 128 + end] = data[row * width :][:width]
-        self.lit = self.lit or bool(flags & podframe.ON_AFTER)
+        self.lit = self.lit or bool(flags & wire.ON_AFTER)
         return True
 
     def wire_bytes(self) -> int:
-        return sum(len(podframe.encode(0, kind, payload)) for kind, payload in self.sent)
+        return sum(len(wire.encode(0, kind, payload)) for kind, payload in self.sent)
 
 
 def clock(text: str) -> Image.Image:
@@ -87,8 +88,8 @@ def test_pod_screen_conceal_turns_dark_before_writing(screen: PodScreen, pod: Po
     """Ending a peek: the pod is told to switch off first, then write, then switch on."""
     screen.show(clock("PEEK"))
     screen.conceal(clock("1:23"))
-    flags, _ = podframe.parse_screen(pod.sent[-1][1])
-    assert flags == podframe.OFF_FIRST | podframe.ON_AFTER
+    flags, _ = wire.parse_screen(pod.sent[-1][1])
+    assert flags == wire.OFF_FIRST | wire.ON_AFTER
     assert pod.lit and bytes(pod.ram) == page_bytes(clock("1:23"))
 
 
@@ -129,6 +130,6 @@ def test_pod_vibrator_sends_the_pattern_steps() -> None:
     """A named pattern becomes on/off milliseconds for the pod's motor."""
     sent: list[tuple[int, bytes]] = []
     PodVibrator(lambda kind, payload: sent.append((kind, payload)) or True).pulse("double")
-    assert sent == [(podframe.VIBRATE, podframe.steps([(120, 120), (120, 120)]))]
+    assert sent == [(wire.VIBRATE, wire.steps([(120, 120), (120, 120)]))]
     with pytest.raises(ValueError, match="unknown vibration pattern"):
         PodVibrator(lambda kind, payload: True).pulse("buzz")

@@ -13,6 +13,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from companion.public_view import public_page  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.api import HourglassFace, SeatView, SecretFace  # noqa: E402
 from hardware.pygame_public import (  # noqa: E402
@@ -43,7 +44,7 @@ def frame(view: SeatView, now: float = 0.0, shown_at: float = 0.0,
           size: tuple[int, int] = SIZE) -> Image.Image:
     """What the public screen draws for ``view``, settled (no animation in progress)."""
     surface = pygame.Surface(size)
-    draw_public(surface, public_face(view, shown_at, now), now)
+    draw_public(surface, public_face(public_page(view), shown_at, now), now)
     return Image.frombytes("RGB", size, pygame.image.tobytes(surface, "RGB"))
 
 
@@ -90,14 +91,14 @@ def test_banner_golden_game_over():
 
 def test_hourglass_seconds_shown_when_exact():
     """With the exact option the glass comes with its seconds, rounded up."""
-    face = public_face(TURN, 0.0, 0.0)
+    face = public_face(public_page(TURN), 0.0, 0.0)
     assert face.big == "1:02"
     assert face.glass is not None and face.glass.sand == pytest.approx(61.3 / 90)
 
 
 def test_hourglass_bar_shows_sand_but_no_seconds():
     """With the bar option the sand shows how much is left, but no digits tell the seconds."""
-    face = public_face(with_glass("bar", 45.0), 0.0, 0.0)
+    face = public_face(public_page(with_glass("bar", 45.0)), 0.0, 0.0)
     assert face.glass is not None and face.glass.sand == pytest.approx(0.5)
     assert ":" not in face.text()
 
@@ -105,14 +106,14 @@ def test_hourglass_bar_shows_sand_but_no_seconds():
 def test_hourglass_none_tells_nothing_about_the_sand():
     """With no timer shown, a glass nearly full and one nearly empty draw the same pixels."""
     nearly_full, nearly_empty = with_glass("none", 85.0), with_glass("none", 3.0)
-    assert "Hourglass running" in public_face(nearly_full, 0.0, 0.0).text()
+    assert "Hourglass running" in public_face(public_page(nearly_full), 0.0, 0.0).text()
     assert frame(nearly_full).tobytes() == frame(nearly_empty).tobytes()
 
 
 def test_hourglass_sand_runs_between_the_apps_calls():
     """Ten seconds after the last view, the screen shows ten seconds less and other pixels."""
     scene = PublicScene()
-    scene.update(with_glass("exact", 30.0), 100.0)
+    scene.update(public_page(with_glass("exact", 30.0)), 100.0)
     assert scene.face(110.0)[0].big == "0:20"
     assert scene_frame(scene, 100.0) != scene_frame(scene, 110.0)
 
@@ -120,7 +121,7 @@ def test_hourglass_sand_runs_between_the_apps_calls():
 def test_hourglass_never_runs_below_zero():
     """Long after the sand ran out the glass shows 0:00 and an empty top bulb."""
     scene = PublicScene()
-    scene.update(with_glass("exact", 5.0), 0.0)
+    scene.update(public_page(with_glass("exact", 5.0)), 0.0)
     face = scene.face(60.0)[0]
     assert face.big == "0:00" and face.glass is not None and face.glass.sand == 0.0
 
@@ -128,9 +129,9 @@ def test_hourglass_never_runs_below_zero():
 def test_hourglass_animates_only_while_running():
     """A running glass asks for frames; a stopped one leaves the screen asleep."""
     scene = PublicScene()
-    scene.update(with_glass("exact", 30.0), 0.0)
+    scene.update(public_page(with_glass("exact", 30.0)), 0.0)
     assert scene.next_frame(1.0) == pytest.approx(1.0 + 1 / FPS)
-    scene.update(with_glass("exact", 30.0, running=False), 2.0)
+    scene.update(public_page(with_glass("exact", 30.0, running=False)), 2.0)
     assert scene.next_frame(3.0) is None
 
 
@@ -138,7 +139,7 @@ def test_banner_pops_in_then_settles():
     """A new banner grows in over a moment, then stays still without further frames."""
     scene = PublicScene()
     view = SeatView("They Live", ("Humans win",), banner="GAME OVER")
-    scene.update(view, 50.0)
+    scene.update(public_page(view), 50.0)
     assert scene.face(50.1)[1] < 1.0 and scene.next_frame(50.1) is not None
     assert scene_frame(scene, 50.1) != scene_frame(scene, 51.0)
     assert scene.face(51.0)[1] == 1.0 and scene.next_frame(51.0) is None
@@ -148,15 +149,15 @@ def test_banner_same_banner_again_does_not_pop():
     """Redrawing the same banner (every app redraw) does not restart its animation."""
     scene = PublicScene()
     view = SeatView("They Live", banner="GAME OVER")
-    scene.update(view, 50.0)
-    scene.update(view, 60.0)
+    scene.update(public_page(view), 50.0)
+    scene.update(public_page(view), 60.0)
     assert scene.face(60.0)[1] == 1.0
 
 
 def test_reveal_card_shows_then_goes():
     """A public reveal pops in as a card, stays a few seconds, then the screen is as before."""
     scene = PublicScene()
-    scene.update(SeatView("Seat 1 chooses"), 0.0)
+    scene.update(public_page(SeatView("Seat 1 chooses")), 0.0)
     before = scene_frame(scene, 0.0)
     scene.reveal("Seat 3 is not the Exorcist!", 1.0)
     settled = 1.0 + POP_SECONDS + 0.1
@@ -169,7 +170,7 @@ def test_secret_never_drawn_from_the_view():
     """A view carrying a secret draws the very same pixels as one without it."""
     secret = SeatView("Seat 2's turn", ("Deck 10",), secret=SecretFace("INVADER", ("Seat 4",)))
     public = SeatView("Seat 2's turn", ("Deck 10",))
-    assert "INVADER" not in public_face(secret, 0.0, 0.0).text()
+    assert "INVADER" not in public_face(public_page(secret), 0.0, 0.0).text()
     assert frame(secret).tobytes() == frame(public).tobytes()
 
 
@@ -191,7 +192,7 @@ def _check_random_game(game, seed: int) -> None:
         deadline = state.next_deadline()
         if deadline is not None and deadline <= now:
             state.advance(now)
-        face = public_face(state.view(None, now), now, now)
+        face = public_face(public_page(state.view(None, now)), now, now)
         for phrase in state.secrets_hidden_from(None):
             assert phrase not in face.text(), f"{game.key}: public screen shows {phrase!r}"
         now += chooser.uniform(0, 3)
@@ -206,7 +207,7 @@ def test_window_shows_the_public_drawing_full_screen():
     """The HDMI window shows exactly what the drawing function draws for the view."""
     window = PublicWindow(lambda: 20.0, fullscreen=False)
     try:
-        window.show(TURN, 20.0)
+        window.show(public_page(TURN), 20.0)
         captured = window.capture()
     finally:
         window.close()

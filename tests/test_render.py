@@ -2,7 +2,8 @@
 
 import pytest
 
-from companion.render import Face, clock_text, face_for, render, secret_face_for
+from companion.composer import clock_text, face_for, secret_face_for
+from companion.render import Face, render
 from engine.api import HourglassFace, SeatView, SecretFace
 from tests.golden import assert_golden
 

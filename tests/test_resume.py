@@ -196,7 +196,7 @@ def random_moves(game_key: str, seed: int, path: Path) -> tuple[object, object]:
     app_seed = rng.randbytes(32)
     table_journal = SqliteJournal(path)
     options = {option.key: option.default for option in game.options}
-    from companion.record import Entry, GameRecord
+    from companion.record import GameRecord, JournaledAction
 
     record = GameRecord(game.key, seats, options, app_seed)
     state = game.new_state(seats, options, app_seed)
@@ -212,7 +212,7 @@ def random_moves(game_key: str, seed: int, path: Path) -> tuple[object, object]:
         seat = rng.choice(active)
         action = rng.choice(state.legal_actions(seat))
         state.apply(seat, action.id, now)
-        record.entries.append(Entry(seat, action.id, now, action.undoable, action.label))
+        record.entries.append(JournaledAction(seat, action.id, now, action.undoable, action.label))
         table_journal.append(record, record.entries[-1])
     return record, state
 
@@ -246,7 +246,7 @@ def test_resume_reload_ends_the_loop_for_a_fresh_start(path):
     """A reload request stops this run of the table so it starts again with the new config."""
     table = Table(path, start=3.0)
     table.app.handle(ReloadRequested())
-    assert not table.app.running and table.app.reload_requested
+    assert not table.app.loop.running and table.app.loop.reload_requested
 
 
 def test_resume_reload_keeps_the_old_config_when_the_new_one_is_wrong(tmp_path, caplog):

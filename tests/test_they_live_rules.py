@@ -5,17 +5,11 @@ from __future__ import annotations
 import pytest
 
 from engine.exc import SetupError
-from engine.games.they_live_rules import (
-    CHARACTERS,
-    INVADER,
-    Player,
-    card_name,
-    force_penalty,
-    identity_pool,
-    is_enemy,
-    next_to_play,
-    parse_deck_list,
-)
+from engine.games.they_live.cards import CHARACTERS, INVADER, identity_pool
+from engine.games.they_live.deck import card_name, is_enemy, parse_deck_list
+from engine.games.they_live.force_reveal import force_penalty
+from engine.games.they_live.state import Player
+from engine.games.they_live.turns import next_to_play
 from tests.test_they_live_support import new_game
 
 # chi-square critical values at p = 0.001 (df = 1 for Invader/Human per seat)

@@ -9,7 +9,7 @@ import pytest
 
 from engine.api import Narrate, Reveal, SeatView
 from engine.exc import IllegalAction
-from engine.games.they_live_rules import HUMAN, INVADER
+from engine.games.they_live.cards import HUMAN, INVADER
 from engine.rng import SeededRandom
 from tests.test_they_live_support import new_game
 

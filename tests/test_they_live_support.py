@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 
 from engine.api import Effect, Narrate, Reveal
-from engine.games.they_live import TheyLive, TheyLiveState
-from engine.games.they_live_rules import CHARACTERS, HUMAN, INVADER
+from engine.games.they_live import TheyLive
+from engine.games.they_live.cards import CHARACTERS, HUMAN, INVADER
+from engine.games.they_live.state import TheyLiveState
 
 GAME = TheyLive()
 NAMES = list(CHARACTERS)
@@ -36,7 +37,7 @@ def texts(effects: list[Effect]) -> list[str]:
 
 def enter(state: TheyLiveState, seat: int, value: int) -> None:
     """Set the value on screen with +1/-1 presses (as far as it goes), then OK."""
-    entry = state.entries[seat][0]
+    entry = state.value_entries[seat][0]
     press(state, seat, "+1")
     while entry.value != value:
         before = entry.value
@@ -54,8 +55,8 @@ def pick_and_enter(state: TheyLiveState, names: list[str] | None = None,
         press(state, seat, f"pick:{name}")
     wanted = {"health": health, "critical": critical, "hand_limit": hand}
     for seat in state.seats:
-        while state.entries[seat]:
-            field = state.entries[seat][0].key
+        while state.value_entries[seat]:
+            field = state.value_entries[seat][0].key
             enter(state, seat, wanted.get(field, 1))
 
 
@@ -88,16 +89,16 @@ def invaders(state: TheyLiveState) -> list[int]:
     return seats_of(state, INVADER)
 
 
-def kill(state: TheyLiveState, seat: int) -> list[Effect]:
-    """Damage a seat down to nothing and confirm the death, during the turns."""
+def kill(state: TheyLiveState, seat: int, by: int | str = "enemy") -> list[Effect]:
+    """Damage a seat down to nothing and confirm the death (by an enemy or seat ``by``)."""
     effects: list[Effect] = []
     while state.players[seat].left > 1:
         effects += press(state, seat, "damage")
     effects += press(state, seat, "damage")
-    return effects + press(state, seat, "die")
+    return effects + press(state, seat, f"die:{by}")
 
 
 def end_wave_turns(state: TheyLiveState) -> None:
     """Every living seat ends its turn in the order the engine calls them."""
     while state.phase == "turns":
-        press(state, state.current, "end")
+        press(state, state.on_turn, "end")

@@ -19,13 +19,12 @@ import pytest  # noqa: E402
 from companion.app import App  # noqa: E402
 from companion.clock import FakeClock  # noqa: E402
 from companion.lobby import StartGame  # noqa: E402
-from companion.voices import make_voices, prompt_texts  # noqa: E402
+from companion.voices import make_voices, masking_plan, prompt_texts  # noqa: E402
 from engine.api import Action, Buzz, Effect, Game, Narrate, SeatView, State  # noqa: E402
 from engine.narration import NarrationRun, Script, Step  # noqa: E402
 from hardware.base import Speaker  # noqa: E402
 from hardware.headless import HeadlessTable  # noqa: E402
 from hardware.voice import (  # noqa: E402
-    MaskingPlan,
     MixerSpeaker,
     PromptCache,
     espeak_synthesizer,
@@ -135,7 +134,7 @@ def test_mixer_text_without_prompt_is_skipped(speaker_of):
 
 def test_masking_noise_covers_a_private_script(speaker_of):
     """With masking on, the noise starts with the check's first prompt."""
-    speaker = speaker_of(Synth(0.05), masking=MaskingPlan.from_scripts([CHECK]))
+    speaker = speaker_of(Synth(0.05), masking=masking_plan([CHECK]))
     speaker.say("Everyone hide.")
     assert speaker.wait_idle(WAIT)
     assert speaker.is_masking()
@@ -143,7 +142,7 @@ def test_masking_noise_covers_a_private_script(speaker_of):
 
 def test_masking_plan_runs_from_first_to_last_step():
     """The noise starts on a script's first prompt, ends on its last, capped by its length."""
-    plan = MaskingPlan.from_scripts([CHECK])
+    plan = masking_plan([CHECK])
     assert plan.starts == {"Everyone hide.": 12.0}
     assert plan.stops == frozenset({"Everyone wake."})
 

@@ -1,9 +1,10 @@
 """A seat pod for tests: the real firmware under MicroPython's unix port, on a real pty.
 
-The pod's "flash" is a directory laid out as ``mpremote cp`` would lay it out (firmware/*.py,
-hardware/podframe.py, pod.json). Its USB serial is a pty: MicroPython reads and writes the
-master as its stdin/stdout (exactly how the Pico's firmware sees USB CDC), and the host opens
-the slave by a symlink in a stand-in ``/dev/serial/by-id``. Unplugging kills the process, so
+The pod's "flash" is a directory laid out as firmware/README.md's ``mpremote cp`` lays it out
+(firmware/*.py, the package podproto/ that the companion imports too, pod.json). Its USB
+serial is a pty: MicroPython reads and writes the master as its stdin/stdout (exactly how the
+Pico's firmware sees USB CDC), and the host opens the slave by a symlink, which
+:meth:`SimPod.ports` lists with a pod's USB VID:PID. Unplugging kills the process, so
 the master closes and the host's next read fails as with a pulled cable. Buttons are driven
 through a pipe that the stand-in ``machine.Pin`` reads (tests/pod_sim/machine.py).
 """
@@ -20,12 +21,23 @@ import sys
 import tty
 from pathlib import Path
 
+from serial.tools.list_ports_common import ListPortInfo
+
+from hardware.pod_discovery import POD_USB_ID
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-PODFRAME = ROOT / "hardware" / "podframe.py"
+PODPROTO = ROOT / "podproto"
 STAND_INS = Path(__file__).resolve().parent
 MICROPYTHON = Path(sys.executable).with_name("micropython")
 PINS = {"act": 14, "peek": 15, "motor": 16}  # firmware/settings.py defaults
+
+
+def usb_port(path: str, usb_id: tuple[int, int] = POD_USB_ID) -> ListPortInfo:
+    """What pyserial's ``list_ports`` says of a USB serial device at ``path``."""
+    port = ListPortInfo(path, skip_link_detection=True)
+    port.vid, port.pid = usb_id
+    return port
 
 
 class SimPod:
@@ -34,7 +46,7 @@ class SimPod:
         self.home = home
         self.flash = home / "flash"
         self.by_id = home / "by-id"
-        self.link = self.by_id / f"usb-TableCompanion_Pod_seat{seat}-if00"
+        self.link = self.by_id / f"usb-MicroPython_Board_in_FS_mode_seat{seat}-if00"
         self.process: subprocess.Popen | None = None
         self._slave: int | None = None
         self._pins: int | None = None
@@ -45,10 +57,13 @@ class SimPod:
         self.by_id.mkdir(exist_ok=True)
         for source in FIRMWARE.glob("*.py"):
             shutil.copy(source, self.flash)
-        podframe = PODFRAME.read_text()
-        if protocol is not None:
-            podframe = podframe.replace("PROTOCOL_VERSION = 1", f"PROTOCOL_VERSION = {protocol}")
-        (self.flash / "podframe.py").write_text(podframe)
+        package = self.flash / "podproto"
+        package.mkdir(exist_ok=True)
+        for source in PODPROTO.glob("*.py"):
+            text = source.read_text()
+            if protocol is not None:
+                text = text.replace("PROTOCOL_VERSION = 1", f"PROTOCOL_VERSION = {protocol}")
+            (package / source.name).write_text(text)
         settings = {"seat": seat, "display": display, "peek": None if one_button else 15}
         (self.flash / "pod.json").write_text(json.dumps(settings))
         self.display = display
@@ -69,6 +84,10 @@ class SimPod:
         os.close(read_end)
         self.link.unlink(missing_ok=True)
         self.link.symlink_to(os.ttyname(self._slave))
+
+    def ports(self) -> list[ListPortInfo]:
+        """pyserial's ``list_ports`` on a machine with this pod plugged in (or not)."""
+        return [usb_port(str(self.link))] if self.link.exists() else []
 
     def unplug(self) -> None:
         """Pull the cable: the pod dies, its pty closes."""

@@ -111,7 +111,7 @@ class StayingAliveState(PhasedState):
         """An action that arrives after the sand ran out finds the game already lost: the
         companion may deliver a press before it has called ``advance`` for the expiry."""
         if seat is not None and self.sand_ran_out(now):
-            return self.current().expire(self, now)
+            return self.current_phase().expire(self, now)
         return super().apply(seat, action, now)
 
     def on_pause(self, now: float) -> None:

@@ -1,0 +1,156 @@
+"""Each seat's whole screen, decided in one place: the :class:`Face` that render.py draws.
+
+A seat's face starts from what the lobby or the game shows it (its view), and the table adds
+to it here and nowhere else: PAUSED in the title, the restart notice, the seed's commitment
+(public face) and the seed itself (PEEK face) once the game is over, the hourglass as big
+digits or a bar, the bottom bar, a notice in the title bar, and the alert for seats whose
+screen is down. While a seat holds PEEK it sees its secret face instead.
+
+The public face (``seat`` None) is built the same way; from its hourglass the composer also
+says when the shown seconds next change, so the loop never reads a view to find a deadline.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+
+from engine.api import HourglassFace, SeatView, SecretFace
+from engine.rng import commitment
+from engine.text import fit
+
+from .links import Links
+from .render import Face
+from .seat_ui import SeatUI
+from .session import Session
+
+RESTARTED = "Restarted: paused"
+
+
+class Composer:
+    def __init__(self, session: Session, ui: Mapping[int, SeatUI], links: Links) -> None:
+        self.session = session
+        self.ui = ui
+        self.links = links
+
+    def view(self, seat: int | None, now: float) -> SeatView:
+        """What the lobby or the game shows ``seat`` (None: the public face), with the
+        table's own lines."""
+        session, state, record = self.session, self.session.state, self.session.record
+        if state is None or record is None:
+            return session.lobby.view(seat, now)
+        view = state.view(seat if seat in state.seats else None, now)
+        if state.paused:
+            view = dataclasses.replace(view, title=f"PAUSED {view.title}", highlight=True)
+        if session.restarted and state.paused:  # every seat says so until someone resumes
+            lines = (RESTARTED, *view.lines[: 0 if view.big else 2])
+            view = dataclasses.replace(view, lines=lines)
+        if state.is_terminal() and seat is not None:
+            view = dataclasses.replace(whole_outcome(view), secret=seed_face(record.seed))
+        if seat is None or seat not in state.seats:
+            lines = (*view.lines, *fairness_lines(record.seed, state.is_terminal()))
+            view = dataclasses.replace(view, lines=lines)
+        return view
+
+    def face(self, seat: int, now: float) -> Face:
+        """The seat's whole screen: its secret face while it holds PEEK, else its public face;
+        a notice takes the title bar for a moment, never the action bar, so what ACT will do
+        is always on screen (a challenge is a race)."""
+        ui = self.ui[seat]
+        view = self.view(seat, now)
+        if ui.peeking:
+            return secret_face_for(view)
+        face = face_for(view, *ui.bar(self.session.offers(seat)))
+        question = self.session.menu.question(seat)
+        if question:  # the seat answers the table's question: it is the title until answered
+            face = dataclasses.replace(face, title=question, inverted_title=True)
+        if ui.notice:
+            face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
+        down = [n for n in self.links.down() if n != seat]
+        if not down:
+            return face
+        alert = "! Seat " + ",".join(str(n) for n in down) + " offline"
+        return dataclasses.replace(face, lines=(alert, *face.lines))
+
+
+def whole_outcome(view: SeatView) -> SeatView:
+    """A finished game's screen shows its outcome whole: when a banner or the hourglass
+    would leave room for only its first line, the banner's words join the title instead
+    ("Game over: LOST") and the sand, no longer running, gives way."""
+    room = 3 if not (view.banner or view.big or view.hourglass) else 1
+    if len(view.lines) <= room:
+        return view
+    title = fit(f"{view.title}: {view.banner}", view.banner) if view.banner else view.title
+    return dataclasses.replace(view, title=title, banner=None, big=None, hourglass=None,
+                               highlight=True)
+
+
+def seed_face(seed: bytes) -> SecretFace:
+    """The seed, revealed on every seat's PEEK face once the game is over: four rows of 16
+    hex digits (the title and three lines), for ``companion audit`` or a person checking it
+    against the commitment shown at setup."""
+    digits = seed.hex()
+    rows = [digits[start : start + 16] for start in range(0, len(digits), 16)]
+    return SecretFace(f"Seed {rows[0]}", tuple(rows[1:4]))
+
+
+def fairness_lines(seed: bytes, over: bool) -> tuple[str, ...]:
+    """The public screen keeps the seed's commitment in view all game (a table can note
+    it whenever it likes), and shows the seed itself once the game is over."""
+    if not over:
+        return (f"Seed #{commitment(seed)}",)
+    digits = seed.hex()
+    return ("Seed revealed:", *(digits[i : i + 16] for i in range(0, len(digits), 16)))
+
+
+def next_second(glass: HourglassFace | None, now: float) -> float | None:
+    """When the seconds shown for ``glass`` (as of ``now``) next change."""
+    if glass is None or not glass.running or glass.remaining <= 0:
+        return None
+    fraction = glass.remaining - math.floor(glass.remaining)
+    return now + (fraction if fraction > 1e-6 else 1.0)
+
+
+# --- a view as a face --------------------------------------------------------------------------
+
+
+def clock_text(seconds: float) -> str:
+    """Remaining sand as "1:23"; rounded up, so "0:00" means the glass has run out."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def face_for(view: SeatView, bar: str = "", bar_right: str = "") -> Face:
+    """The face a seat shows for ``view`` (its public face: the secret is never read here)."""
+    big, lines, sand = view.big, view.lines, None
+    glass = view.hourglass
+    if glass is not None:
+        big, lines, sand = _hourglass_parts(glass, view)
+    return Face(
+        title=view.title,
+        inverted_title=view.highlight,
+        big=big,
+        lines=tuple(lines),
+        banner=view.banner,
+        sand=sand,
+        bar=bar,
+        bar_right=bar_right,
+    )
+
+
+def secret_face_for(view: SeatView) -> Face:
+    """The PEEK face: only ever drawn while the seat holds PEEK."""
+    secret = view.secret
+    if secret is None:
+        return Face(title="Nothing secret", lines=("You hold no secret", "in this game."))
+    return Face(title=secret.title, inverted_title=True, lines=secret.lines, bar="release PEEK")
+
+
+def _hourglass_parts(glass: HourglassFace, view: SeatView):
+    if glass.shown == "exact":
+        return clock_text(glass.remaining), view.lines[:1], None
+    if glass.shown == "bar":
+        return view.big, view.lines[:2], glass.remaining / glass.length if glass.length else 0
+    state = "Hourglass running" if glass.running else "Hourglass stopped"
+    return view.big, (state, *view.lines[:2]), None

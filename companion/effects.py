@@ -1,0 +1,150 @@
+"""The effect player: what the table hears and sees after something was applied.
+
+Games name effects (a tune, a vibration, narration, a reveal, the end); the session adds the
+table's own (a notice, a status line, the seed revealed, seats forgetting an old game). Every
+output is reached through one small method here (:meth:`buzz`, :meth:`vibrate`, :meth:`say`,
+:meth:`reveal_publicly`, :meth:`show_public`), and no output can take the table down: a cue
+an output cannot render, or an output that fails, is logged and skipped, never raised into
+the loop. A vibration's failure names neither the seat nor the pattern: both are private.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView, Vibrate
+from hardware.base import TableHardware
+
+from .memory import TableMemory
+from .public_view import public_page
+from .seat_ui import SeatUI
+
+log = logging.getLogger(__name__)
+
+SEED_NOTICE = "Seed: hold PEEK"
+
+
+@dataclass(frozen=True)
+class Tell(Effect):
+    """A notice on the title bar of one seat (a refusal), or of every seat (``seat`` None)."""
+
+    text: str
+    seat: int | None = None
+    important: bool = False  # never dropped for routine news (the journal's: not saving...)
+
+
+@dataclass(frozen=True)
+class Status(Effect):
+    """A line for the table's status display (the simulator's message line)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class SeedRevealed(Effect):
+    """The game is over: its seed may be checked now (status line, and every seat's PEEK)."""
+
+    seed: bytes
+
+
+@dataclass(frozen=True)
+class Forget(Effect):
+    """A game began or ended: every seat drops its news, highlight and half-confirmed press."""
+
+
+class EffectPlayer:
+    def __init__(self, hardware: TableHardware, ui: Mapping[int, SeatUI],
+                 on_status: Callable[[str], None], memory: TableMemory | None = None) -> None:
+        self.hardware = hardware
+        self.ui = ui
+        self.on_status = on_status
+        self.memory = memory or TableMemory()  # each seat's own cues
+        self.tunes: list[str] = []  # every tune played, for scripts and tests
+
+    def play(self, effects: Iterable[Effect], at: float) -> None:
+        for effect in effects:
+            self._play(effect, at)
+
+    def _play(self, effect: Effect, at: float) -> None:
+        if isinstance(effect, Buzz):
+            self.buzz(effect.tune)
+        elif isinstance(effect, Vibrate):
+            self.vibrate(effect.seat, effect.pattern)
+        elif isinstance(effect, Narrate | Reveal):
+            self._tell(effect.text, at, important=isinstance(effect, Reveal))
+            self.status(effect.text)
+            self.say(effect.text)
+            if isinstance(effect, Reveal):
+                self.reveal_publicly(effect.text, at)
+        elif isinstance(effect, GameOver):
+            for seat in self.ui.values():
+                seat.drop_waiting_notices()  # the end matters more than older news
+            self.status(effect.outcome)
+        elif isinstance(effect, SeedRevealed):
+            self.status(f"Seed revealed: {effect.seed.hex()}")
+            self._tell(SEED_NOTICE, at)
+        elif isinstance(effect, Tell):
+            self._tell(effect.text, at, seat=effect.seat, important=effect.important)
+        elif isinstance(effect, Status):
+            self.status(effect.text)
+        elif isinstance(effect, Forget):
+            for seat in self.ui.values():
+                seat.forget()
+        else:
+            log.warning("no output plays %s; skipped", type(effect).__name__)
+
+    def _tell(self, text: str, at: float, *, seat: int | None = None,
+              important: bool = False) -> None:
+        for ui in self.ui.values() if seat is None else (self.ui[seat],):
+            ui.tell(text, at, important=important)
+
+    # --- the outputs: one method each --------------------------------------------------------
+
+    def buzz(self, tune: str) -> None:
+        self.tunes.append(tune)
+        self.status(f"♪ {tune}")
+        buzzer = self.hardware.buzzer
+        if buzzer is not None:
+            _guarded(f"the buzzer playing '{tune}'", lambda: buzzer.play(tune))
+
+    def vibrate(self, seat: int, pattern: str) -> None:
+        """Felt only by ``seat``, unless that seat turned its vibration off."""
+        if self.memory.cue(seat, "vibration") == "off":
+            return
+
+        def pulse() -> None:
+            vibrator = self.hardware.seats[seat].vibrator
+            if vibrator is not None:
+                vibrator.pulse(pattern)
+
+        _guarded("a seat's vibration motor", pulse, private=True)
+
+    def say(self, text: str) -> None:
+        speaker = self.hardware.speaker
+        if speaker is not None:
+            _guarded("the speaker", lambda: speaker.say(text))
+
+    def reveal_publicly(self, text: str, at: float) -> None:
+        public = self.hardware.public
+        if public is not None:
+            _guarded("the public screen's reveal", lambda: public.reveal(text, at))
+
+    def show_public(self, view: SeatView, now: float) -> None:
+        public = self.hardware.public
+        if public is not None:
+            _guarded("the public screen", lambda: public.show(public_page(view), now))
+
+    def status(self, text: str) -> None:
+        _guarded("the status line", lambda: self.on_status(text))
+
+
+def _guarded(what: str, output: Callable[[], None], *, private: bool = False) -> None:
+    """Run one output; a failure is logged and skipped. ``private``: log no details (a
+    vibration's pattern or seat, even in an error's message, would tell a secret cue)."""
+    try:
+        output()
+    except Exception as error:  # any failure of any output: the table must go on
+        detail = type(error).__name__ if private else f"{type(error).__name__}: {error}"
+        log.warning("%s failed (%s); skipped", what, detail)

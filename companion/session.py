@@ -1,0 +1,319 @@
+"""The table's business: the lobby, the game and its system menu, the journal, undo, pauses.
+
+Every change to what is being played goes through here and comes back as :class:`Applied`:
+the lines journaled (durable before anything is heard or seen) and the effects, in order, for
+the effect player. The session plays nothing and draws nothing.
+
+It also answers what each seat is offered, once per change: the answer is kept until the
+next change, so a press, the bar it acts on and the redraw after it share one list.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from engine import registry
+from engine.api import KNOWN_PREFIX, Action, Buzz, Effect, GameOver, State
+from engine.cues import Tune
+from engine.exc import EngineError
+from engine.known import Learned, as_options
+from engine.rng import SEED_BYTES, commitment
+
+from .clock import GameClock
+from .effects import Forget, SeedRevealed, Status, Tell
+from .journal import Journal
+from .lobby import Lobby, StartGame
+from .memory import TableMemory
+from .record import GameRecord, JournaledAction
+from .system_menu import SETTLE, SystemMenu
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What one change did: the journal lines it wrote, and what the table is to hear and see."""
+
+    journaled: tuple[JournaledAction, ...] = ()
+    effects: tuple[Effect, ...] = ()
+
+    def __add__(self, other: Applied) -> Applied:
+        return Applied(self.journaled + other.journaled, self.effects + other.effects)
+
+
+class Session:
+    def __init__(
+        self,
+        seat_numbers: tuple[int, ...],
+        lobby: Lobby,
+        journal: Journal,
+        seed_source: Callable[[int], bytes],
+        deck_lists: Mapping[str, tuple[str, ...]],
+    ) -> None:
+        self.seat_numbers = seat_numbers
+        self.lobby = lobby
+        self.journal = journal
+        self.seed_source = seed_source
+        self.deck_lists = deck_lists  # game key -> the table's own card list
+        self.memory: TableMemory = lobby.memory  # card values, options, seats' cues
+        self.state: State | None = None
+        self.record: GameRecord | None = None
+        self.menu = SystemMenu(self.memory)
+        self.restarted = False  # resumed paused after a restart, until someone resumes
+        self._auto_paused = False  # the game is paused because a seat's link went down
+        self.ended_at: float | None = None  # when the game ended: presses settle first
+        self._offers: dict[int, list[Action]] = {}
+
+    # --- what is offered -----------------------------------------------------------------------
+
+    def offers(self, seat: int) -> list[Action]:
+        """What the seat's bottom bar offers: the game's actions, then the table's."""
+        if seat not in self._offers:
+            self._offers[seat] = self._offer(seat)
+        return self._offers[seat]
+
+    def _offer(self, seat: int) -> list[Action]:
+        if self.state is None:
+            return self.lobby.legal_actions(seat)
+        if seat not in self.state.seats:
+            return []
+        return self.menu.actions(seat, self.state, self.record)
+
+    def find(self, seat: int, action_id: str) -> Action:
+        """The action with this id, for a caller that holds only the id (tests, benches).
+
+        An id that is not offered still goes to the rules, which say why not.
+        """
+        state = self.state
+        legal = state.legal_actions(seat) if state is not None and seat in state.seats else []
+        for action in (*self.offers(seat), *legal):
+            if action.id == action_id:
+                return action
+        return Action(action_id, "")
+
+    def _changed(self) -> None:
+        self._offers.clear()
+
+    # --- time ----------------------------------------------------------------------------------
+
+    def clock_runs(self) -> bool:
+        """A game is on and not paused: its timers run and its shown seconds move."""
+        return self.state is not None and not self.state.paused
+
+    def timer_running(self) -> bool:
+        return self.clock_runs() and self.state.next_deadline() is not None
+
+    def next_deadline(self) -> float | None:
+        return self.state.next_deadline() if self.clock_runs() else None
+
+    def advance(self, now: float) -> Applied:
+        """Carry out the game's timers that ran out by ``now``."""
+        deadline = self.next_deadline()
+        if deadline is None or deadline > now:
+            return Applied()
+        assert self.state is not None
+        effects = self.state.advance(now)
+        self._changed()
+        self.remember(now)  # like an action: journaled before the table hears it
+        return Applied(effects=self._with_seed(self._learn(effects), now))
+
+    def remember(self, now: float) -> None:
+        """Journal the game's moment: how far to resume after a crash."""
+        if self.record is not None:
+            self.journal.remember(self.record, now)
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action, at: float) -> Applied:
+        """Carry out ``action`` for ``seat``; a refusal is told on that seat only."""
+        if self.settling(at):
+            return Applied()  # a press already in flight when the game ended: ignored
+        try:
+            if self.state is None:
+                return self._lobby_action(seat, action, at)
+            if SystemMenu.owns(action.id):
+                return self._system_action(seat, action, at)
+            return self._game_action(seat, action, at)
+        except EngineError as error:
+            return Applied(effects=(Tell(str(error), seat), Buzz(Tune.ERROR)))
+        finally:
+            self._changed()
+
+    def _lobby_action(self, seat: int, action: Action, at: float) -> Applied:
+        request = self.lobby.apply(seat, action, at)
+        applied = Applied(effects=(Buzz(Tune.JOIN),) if action.id == "join" else ())
+        if isinstance(request, StartGame):
+            applied += self.start_game(request, at)
+        return applied
+
+    def settling(self, at: float) -> bool:
+        """The game ended less than :data:`SETTLE` seconds ago: its outcome is read first."""
+        return self.ended_at is not None and at < self.ended_at + SETTLE
+
+    def _game_action(self, seat: int, action: Action, at: float) -> Applied:
+        assert self.state is not None
+        effects = self.state.apply(seat, action, at)
+        line = self._commit(JournaledAction(seat, action.id, at, action.undoable, action.label))
+        return Applied((line,), self._with_seed(self._learn(effects), at))
+
+    def _system_action(self, seat: int, action: Action, at: float) -> Applied:
+        assert self.record is not None
+        outcome = self.menu.apply(seat, action.id)
+        if outcome in ("pause", "resume"):
+            applied = self._table_pause(outcome, at, "Paused" if outcome == "pause" else "Resumed")
+            self.restarted = self._auto_paused = False
+            return applied
+        if outcome == "undo":
+            return self._undo(at)
+        if outcome == "again":
+            game = registry.get(self.record.game_key)
+            return self.start_game(StartGame(game, self.record.seats, self._menu_options()), at)
+        if outcome == "lobby":
+            return self.end_game()
+        return Applied()
+
+    def _table_pause(self, outcome: str, at: float, notice: str) -> Applied:
+        assert self.state is not None
+        self.state.apply(None, outcome, at)
+        self._changed()
+        return Applied((self._commit(JournaledAction(None, outcome, at)),), (Tell(notice),))
+
+    def _undo(self, at: float) -> Applied:
+        assert self.record is not None
+        line = self.record.last_undoable()
+        if line is None:
+            raise EngineError("Nothing to undo")
+        self.record.entries.pop()
+        self.journal.truncate(self.record, len(self.record.entries))
+        self.state = self.record.replay(now=at)
+        return Applied(effects=(Tell(f"Undone: {line.label}"[:21]),))
+
+    def _commit(self, line: JournaledAction) -> JournaledAction:
+        """Journal first, effects after: an action the table saw is never lost."""
+        assert self.record is not None
+        self.record.entries.append(line)
+        self.journal.append(self.record, line)
+        return line
+
+    def _learn(self, effects: Iterable[Effect]) -> list[Effect]:
+        """Card values the table entered are remembered for its next game (not played)."""
+        assert self.record is not None
+        out = []
+        for effect in effects:
+            if isinstance(effect, Learned):
+                self.memory.learn(self.record.game_key, effect.values)
+            else:
+                out.append(effect)
+        return out
+
+    def _menu_options(self) -> dict[str, str]:
+        """The options the game was chosen with, without the card values it was given."""
+        assert self.record is not None
+        return {k: v for k, v in self.record.options.items() if not k.startswith(KNOWN_PREFIX)}
+
+    def _with_seed(self, effects: Iterable[Effect], at: float) -> tuple[Effect, ...]:
+        """The game's effects, with its seed revealed right after its end."""
+        out: list[Effect] = []
+        for effect in effects:
+            out.append(effect)
+            if isinstance(effect, GameOver) and self.record is not None:
+                out.append(SeedRevealed(self.record.seed))
+                self.ended_at = at
+        return tuple(out)
+
+    # --- a seat's link -------------------------------------------------------------------------
+
+    def link_changed(self, seat: int, quiet: frozenset[int], now: float) -> Applied:
+        """A pod that goes quiet pauses the game: its player cannot see or press anything.
+
+        ``quiet`` is every seat whose link is down now. The pause is journaled like any
+        other; when every player's seat is back, only a pause the link made is lifted (a
+        pause a player chose stays until a player resumes).
+        """
+        state = self.state
+        if state is None or state.is_terminal():
+            return Applied()
+        gone = sorted(quiet & set(state.seats))
+        applied = Applied()
+        if gone and not state.paused:
+            who = seat if seat in gone else gone[0]
+            applied = self._table_pause("pause", now, f"Seat {who} offline: paused")
+            self._auto_paused = True
+        elif not gone and self._auto_paused and state.paused:
+            applied = self._table_pause("resume", now, "All seats back")
+        if not gone or not state.paused:
+            self._auto_paused = False
+        return applied
+
+    # --- the game's life -----------------------------------------------------------------------
+
+    def resume(self, clock: GameClock) -> Applied:
+        """Continue the journal's unfinished game, paused at its last moment, if there is one;
+        then every notice the journal has for the table."""
+        applied = self._resumed(clock) + self.journal_news()
+        if self.memory.problem:
+            applied += Applied(effects=(Tell(self.memory.problem),))
+        return applied
+
+    def journal_news(self) -> Applied:
+        """What the journal has to tell every seat (a damaged journal found, saving stopped
+        or started again), each once, never dropped for routine news."""
+        news = tuple(Tell(text, important=True) for text in self.journal.notices)
+        self.journal.notices.clear()
+        return Applied(effects=news)
+
+    def _resumed(self, clock: GameClock) -> Applied:
+        resumed = self.journal.resume()
+        if resumed is None:
+            return Applied()
+        record, state = resumed
+        if record.entries:
+            clock.continue_from(record.entries[-1].at)
+        if state.is_terminal():
+            self.journal.finish(record)
+            return Applied(effects=(Tell("Restarted: game over"),))
+        self._adopt(record, state)
+        self.restarted = state.paused
+        log.warning("resumed %s after a restart: %d actions replayed", record.game_key,
+                    len(record.entries))
+        return Applied(effects=(Forget(),))
+
+    def start_game(self, request: StartGame, at: float) -> Applied:
+        seed = self.seed_source(SEED_BYTES)
+        key = request.game.key
+        deck_list = self.deck_lists.get(key)
+        self.memory.keep_options(key, request.options)
+        options = {**request.options, **as_options(self.memory.known(key))}
+        record = GameRecord(key, request.seats, options, seed, deck_list=deck_list)
+        state = request.game.new_state_with_deck(request.seats, options, seed, deck_list)
+        self.journal.begin(record)
+        self._adopt(record, state)
+        return Applied(effects=(
+            Forget(),
+            Tell(f"Seed {commitment(seed)}"),
+            Status(f"{request.game.name}: seed commitment {commitment(seed)}"),
+            Buzz(Tune.START),
+        ))
+
+    def end_game(self) -> Applied:
+        if self.record is not None:
+            self.journal.finish(self.record)
+        self.state, self.record, self.ended_at = None, None, None
+        self.lobby = self.lobby.fresh()
+        self.menu = SystemMenu(self.memory)
+        self._changed()
+        return Applied(effects=(Forget(),))
+
+    def _adopt(self, record: GameRecord, state: State) -> None:
+        self.record, self.state, self.ended_at = record, state, None
+        self.lobby.joined = sorted(set(record.seats))
+        self.menu = SystemMenu(self.memory)
+        self._changed()
+
+    def close(self, now: float) -> None:
+        """A clean stop: a running timer's moment is journaled, then the journal closes."""
+        if self.timer_running():
+            self.remember(now)
+        self.journal.close()

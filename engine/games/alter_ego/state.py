@@ -1,0 +1,119 @@
+"""The facts of one Alter Ego game: the setup counts, whose turn and its display, the city.
+
+The turn's arithmetic lives here too, as pure functions of the numbers the rulebook names,
+so each can be tested alone; the state only supplies the seat's display and Trophies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.entry import NumberEntry
+from engine.phases import Phase, PhasedState
+from engine.rng import SeededRandom
+from engine.seats import Ring
+
+from .city import ARCH_VILLAINS, CIV_TYPES, DATA, City
+from .text import nemesis_phrase
+
+TURN = DATA["turn"]
+ALTER_EGO_TYPES = ("Job", "Community", "Family")
+TROPHIES = ("$", "Community", "Family")
+
+
+def income(job_cards: int, money_trophies: int) -> int:
+    """$1 per Job card; $ Trophies count only with at least one Job card in the display."""
+    return TURN["income_per_job_card"] * job_cards + (money_trophies if job_cards else 0)
+
+
+def henchmen_to_draw(community_cards: int, community_trophies: int) -> int:
+    """1, plus 1 per Community card, plus Community Trophies if a Community card is shown."""
+    bonus = community_cards + (community_trophies if community_cards else 0)
+    return TURN["henchmen_base_draw"] + bonus
+
+
+def cards_to_draw(family_cards: int, family_trophies: int) -> int:
+    """2 per Family card, plus Family Trophies if a Family card is shown."""
+    return TURN["cards_per_family_card"] * family_cards + (family_trophies if family_cards else 0)
+
+
+def pile_counts() -> list[NumberEntry]:
+    """The Arch Villain piles' sizes: each starts at the default the data file offers, and
+    none can hold so many that another pile would be left empty."""
+    villains = DATA["arch_villains"]
+    most = villains["cards"] - (ARCH_VILLAINS - 1)
+    return [
+        NumberEntry(f"pile:{i + 1}", f"AV pile {i + 1} size?",
+                    villains["pile_size_default"], 0, most)
+        for i in range(ARCH_VILLAINS)
+    ]
+
+
+def share_the_box(counts: list[NumberEntry], index: int) -> None:
+    """Bound pile ``index`` by what the piles before it left of the box's "9 Arch Villain
+    Cards (3 types)": one card stays for each pile after it, and the last pile is offered
+    exactly what is left."""
+    left = DATA["arch_villains"]["cards"] - sum(count.current for count in counts[:index])
+    after = len(counts) - 1 - index
+    count = counts[index]
+    count.high = left - after
+    count.default = count.high if after == 0 else min(count.default, count.high)
+
+
+def pool_counts() -> list[NumberEntry]:
+    """The CIV pools' sizes, counted up from nothing."""
+    return [NumberEntry(f"civ:{i + 1}", f"CIV {i + 1} tokens?", 0, 0, 999)
+            for i in range(CIV_TYPES)]
+
+
+class AlterEgoState(PhasedState):
+    """A game in progress: setup counts, then turns; the city's books live in ``self.city``."""
+
+    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes,
+                 phases: Mapping[str, Phase]) -> None:
+        super().__init__(seats, seed, phases)
+        self.rng = SeededRandom(seed)
+        self.ring = Ring(seats)
+        self.ending = options["ending"]
+        self.host: int = self.rng.choice(self.seats)  # the first player runs the table's setup
+        rows = list(range(1, len(self.seats) + 1))
+        self.rng.shuffle(rows)
+        self.nemesis_row: dict[int, int] = dict(zip(self.seats, rows, strict=True))
+        self.ready: set[int] = set()
+        self.counts = pile_counts()  # the numbers the host is counting: piles, then pools
+        self.count_index = 0
+        self.picks: list[int] = []
+        self.city = City(supply=[0] * CIV_TYPES)
+        self.trophies = {seat: dict.fromkeys(TROPHIES, 0) for seat in self.seats}
+        self.beaten: list[int] = []
+        # the turn: whose it is, the display that seat entered, the villain a step is about,
+        # and the page of a long list of villains
+        self.current = self.host
+        self.display = dict.fromkeys(ALTER_EGO_TYPES, 0)
+        self.target = ""
+        self.page = 0
+
+    def count(self) -> NumberEntry:
+        """The pile or pool the host is counting now."""
+        return self.counts[self.count_index]
+
+    def next_seat(self) -> int:
+        return self.ring.left_of(self.current) or self.current
+
+    def money(self) -> int:
+        return income(self.display["Job"], self.trophies[self.current]["$"])
+
+    def henchmen_drawn(self) -> int:
+        return henchmen_to_draw(self.display["Community"],
+                                self.trophies[self.current]["Community"])
+
+    def cards_drawn(self) -> int:
+        return cards_to_draw(self.display["Family"], self.trophies[self.current]["Family"])
+
+    def secrets_hidden_from(self, seat: int | None) -> frozenset[str]:
+        """Other seats' Nemesis rows, every number named so that no guess matches either."""
+        if self.is_terminal():
+            return frozenset()
+        rows = range(1, len(self.seats) + 1)
+        others = [s for s in self.seats if s != seat]
+        return frozenset(nemesis_phrase(s, row) for s in others for row in rows)

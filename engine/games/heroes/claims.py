@@ -1,0 +1,77 @@
+"""Claims, and the reaction windows that wait for the table's answer to them.
+
+A reaction window is a set of seats that may answer at once (challenge a claim, react as the
+Giant, announce the Knight) and an optional deadline, so a silent table cannot stall the game:
+when the time is up, everyone who has not answered has let it pass. A deadline is a moment,
+and a paused window keeps the time it had left, like the hourglass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.api import HourglassFace
+
+CHALLENGE = "challenge"  # any other living seat may challenge the claim
+GIANT = "giant"  # the target of a theft may announce the Giant
+KNIGHTS = "knights"  # after a fight, any other seat may announce the Knight
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An announced identity: "I am the Troll and I renew a Monster and fight"."""
+
+    seat: int
+    hero: str
+    kind: str  # "power", "combat", "giant" or "knight"
+    powers: tuple[str, ...] = ()  # the power ids announced (kind "power")
+    monster: int | None = None  # the index in play of the Monster fought (kind "combat")
+    gems: int = 0  # the Gems a Knight would copy (kind "knight")
+
+
+@dataclass
+class ReactionWindow:
+    """Seats that may react at once (``kind`` says how), and the time they have to."""
+
+    kind: str
+    waiting: set[int]
+    length: float | None  # seconds; None: open until everyone has answered
+    opened: float
+    claim: Claim | None = None
+    knights: list[int] = field(default_factory=list)
+    paused_left: float | None = None
+
+    @property
+    def deadline(self) -> float | None:
+        if self.length is None or self.paused_left is not None:
+            return None
+        return self.opened + self.length
+
+    def answer(self, seat: int) -> bool:
+        """``seat`` has answered; True once nobody is left to answer."""
+        self.waiting.discard(seat)
+        return not self.waiting
+
+    def pause(self, now: float) -> None:
+        deadline = self.deadline
+        if deadline is not None:
+            self.paused_left = max(0.0, deadline - now)
+
+    def resume(self, now: float) -> None:
+        if self.paused_left is not None and self.length is not None:
+            self.opened = now - (self.length - self.paused_left)
+            self.paused_left = None
+
+    def sand(self, now: float) -> HourglassFace | None:
+        """The time left as a bar on the screens (no digits to read a hesitation from)."""
+        if self.length is None:
+            return None
+        if self.paused_left is not None:
+            return HourglassFace(self.paused_left, self.length, running=False, shown="bar")
+        left = max(0.0, self.opened + self.length - now)
+        return HourglassFace(left, self.length, running=True, shown="bar")
+
+
+def window_seconds(choice: str) -> float | None:
+    """The option text ("10 s", "no limit") as seconds."""
+    return None if choice == "no limit" else float(choice.split()[0])

@@ -1,0 +1,132 @@
+"""Heroes Love to Lie's words: what the table hears of a claim, the labels of its choices, and
+the lines its screens show, each within one screen line (:mod:`engine.text`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.text import fit
+
+from .cards import POWERS
+from .claims import Claim
+
+if TYPE_CHECKING:
+    from .state import HeroesState
+
+
+def claim_speech(state: HeroesState, claim: Claim) -> str:
+    said = f"Seat {claim.seat}: I am the {claim.hero}"
+    if claim.kind == "power":
+        return f"{said}: {' and '.join(POWERS[p].label for p in claim.powers)}."
+    if claim.kind == "combat":
+        return f"{said} and I fight the {state.table.in_play[claim.monster]}."
+    if claim.kind == "giant":
+        return f"{said} and I cancel that."
+    return f"{said} and I copy {claim.gems} Gems."
+
+
+def monster_label(state: HeroesState, index: int) -> str:
+    name = state.table.in_play[index]
+    return f"{name} ({state.table.strength_text(name)})"
+
+
+def step_label(state: HeroesState) -> str:
+    step = state.todo[0]
+    return "Unmask" if step == "unmask" else POWERS[step].label
+
+
+# --- headlines: one line on the step under way, for the seat acting or everyone else -------
+
+
+def _turn(state: HeroesState) -> str:
+    return f"Seat {state.turn_seat}"
+
+
+def choosing(state: HeroesState, seat: int | None) -> str:
+    return "Choose an action" if seat == state.turn_seat else f"{_turn(state)} chooses"
+
+
+def discarding(state: HeroesState, seat: int | None) -> str:
+    return "Discard: PEEK to see" if seat == state.turn_seat else f"{_turn(state)} drew a Hero"
+
+
+def claiming_hero(state: HeroesState, seat: int | None) -> str:
+    return "Claim a Hero aloud" if seat == state.turn_seat else f"{_turn(state)} announces..."
+
+
+def claiming_powers(state: HeroesState, seat: int | None) -> str:
+    if seat == state.turn_seat:
+        return fit(f"{state.claimed}: powers?", "Which powers?")
+    return f"{_turn(state)} announces..."
+
+
+def picking_fight(state: HeroesState, seat: int | None) -> str:
+    return "Fight which Monster?" if seat == state.turn_seat else f"{_turn(state)} picks a fight"
+
+
+def renewing(state: HeroesState, seat: int | None) -> str:
+    return "Renew which Monster?" if seat == state.turn_seat else f"{_turn(state)} renews one"
+
+
+def targeting(state: HeroesState, seat: int | None) -> str:
+    if seat == state.turn_seat:
+        return fit(f"{step_label(state)}: who?", "Choose a seat")
+    return f"{_turn(state)} picks a seat"
+
+
+def guessing(state: HeroesState, seat: int | None) -> str:
+    if seat == state.turn_seat:
+        return f"Seat {state.target}'s Hero is?"
+    return f"{_turn(state)} names a Hero"
+
+
+def betting(state: HeroesState, seat: int | None) -> str:
+    return f"{_turn(state)} bets Gems"
+
+
+def reading_loot(state: HeroesState, seat: int | None) -> str:
+    return f"{_turn(state)} reads the Gems"
+
+
+# --- the lines of the screens ----------------------------------------------------------------
+
+
+def claim_lines(state: HeroesState, claim: Claim) -> tuple[str, ...]:
+    if claim.kind == "power":
+        return tuple(fit(POWERS[p].label + POWERS[p].cost_text) for p in claim.powers)
+    if claim.kind == "combat":
+        return (f"fights the {state.table.in_play[claim.monster]}",)
+    if claim.kind == "giant":
+        return ("cancels the theft",)
+    return (f"copies {claim.gems} Gems",)
+
+
+def theft_lines(state: HeroesState, seat: int | None) -> tuple[str, ...]:
+    swap = state.todo and state.todo[0] == "elf_swap"
+    victim = "you" if seat == state.target else f"Seat {state.target}"
+    if swap:
+        return (f"Seat {state.turn_seat} swaps Gems", f"with {victim}")
+    return (f"Seat {state.turn_seat} steals a Gem", f"from {victim}")
+
+
+def stats_line(state: HeroesState, seat: int) -> str:
+    purse = state.table.purses[seat]
+    return fit(
+        f"Life {purse.life} Gems {purse.gems} Glory {purse.glory}",
+        f"Life {purse.life} Gems {purse.gems} Gl {purse.glory}",
+    )
+
+
+def monsters_line(state: HeroesState) -> str:
+    shown = [f"{name} {state.table.strength_text(name)}" for name in state.table.in_play]
+    return fit(" ".join(shown), " ".join(s[:4] + s[s.rfind(" "):] for s in shown))
+
+
+def life_line(state: HeroesState) -> str:
+    pairs = " ".join(f"{s}:{state.table.purses[s].life}" for s in state.seats)
+    return fit(f"Life {pairs}", f"L {pairs}")
+
+
+def glory_line(state: HeroesState) -> str:
+    pairs = " ".join(f"{s}:{state.table.purses[s].glory}" for s in state.seats)
+    return fit(f"Glory {pairs}", f"G {pairs}")

@@ -1,0 +1,124 @@
+"""Heroes Love to Lie screens: what each seat, and the table, may see right now.
+
+A seat's Hero appears only on its own PEEK face (``secret``), as does what its Mage saw;
+everything else is public: tokens, the Monsters in play, claims, and the cards the rules
+turn face up. The discard pile is never shown, because the rules forbid looking at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.api import SeatView, SecretFace
+from engine.text import fit
+
+from .cards import HEROES
+from .claims import CHALLENGE, GIANT
+from .text import claim_lines, glory_line, life_line, monsters_line, stats_line, theft_lines
+
+if TYPE_CHECKING:
+    from .state import HeroesState
+
+# The line on the step under way, for a seat (the one acting, or another) or the table.
+Headline = Callable[["HeroesState", "int | None"], str]
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+
+def monster_values_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
+    if seat == state.seats[0]:
+        number = state.number
+        return SeatView("Monster cards", (number.prompt,), big=number.shown(),
+                        highlight=True, secret=peek_face(state, seat))
+    lines = (f"Seat {state.seats[0]} enters", "Monster values", "from the cards")
+    return SeatView("Setup", lines, secret=peek_face(state, seat))
+
+
+def who_starts_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
+    lines = ("The best liar starts:", "press ACT.", "Hold PEEK: your Hero")
+    return SeatView("Who lies best?", lines, highlight=seat is not None,
+                    secret=peek_face(state, seat))
+
+
+# --- play -----------------------------------------------------------------------------------
+
+
+def play_view(state: HeroesState, seat: int | None, now: float, headline: Headline) -> SeatView:
+    """The screen of a step of the turn: the seat's tokens, the Monsters, the headline."""
+    if seat is None:
+        lines = (life_line(state), glory_line(state), monsters_line(state))
+        return SeatView(headline(state, None), lines)
+    if not state.table.alive(seat):
+        return out_view(seat, headline(state, None))
+    title = "Your turn" if seat == state.turn_seat else f"Seat {state.turn_seat}'s turn"
+    lines = (stats_line(state, seat), monsters_line(state), headline(state, seat))
+    return SeatView(title, lines, secret=peek_face(state, seat),
+                    highlight=seat in state.active_seats())
+
+
+def number_view(state: HeroesState, seat: int | None, now: float,
+                headline: Headline) -> SeatView:
+    """The seat on turn sets a number (a Monster's Gems, a bet); the others see the turn."""
+    if seat is not None and seat == state.turn_seat:
+        return SeatView("Your turn", (state.number.prompt,), big=state.number.shown(),
+                        highlight=True, secret=peek_face(state, seat))
+    return play_view(state, seat, now, headline)
+
+
+def window_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
+    """A reaction window: the claim or the theft, and the time left as a bar."""
+    glass = state.window.sand(now)
+    if seat is None:
+        title, lines = window_situation(state, None)
+        return SeatView(title, lines, hourglass=glass)
+    if not state.table.alive(seat):
+        return out_view(seat, window_situation(state, None)[0])
+    title, lines = window_situation(state, seat)
+    return SeatView(title, lines, hourglass=glass, secret=peek_face(state, seat),
+                    highlight=seat in state.active_seats())
+
+
+def window_situation(state: HeroesState, seat: int | None) -> tuple[str, tuple[str, ...]]:
+    window = state.window
+    asked = seat in window.waiting
+    if window.kind == CHALLENGE:
+        claim = window.claim
+        title = f"Seat {claim.seat}: {claim.hero}?"
+        return fit(title, f"S{claim.seat}: {claim.hero}?"), claim_lines(state, claim)
+    theft = theft_lines(state, seat)
+    if window.kind == GIANT:
+        title = "Cancel as Giant?" if asked else f"Seat {state.target} may react"
+        return title, theft
+    title = "Knight? Copy Gems" if asked else "Any Knight?"
+    return title, (f"Seat {state.turn_seat} gained {state.looted}", "Gems in the fight")
+
+
+def out_view(seat: int, public_title: str) -> SeatView:
+    """A seat out of the game follows it by the public screen's title."""
+    return SeatView(f"Seat {seat}: out", (public_title,), banner="OUT")
+
+
+def final_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
+    banner = "YOU WIN" if seat == state.winner else "GAME OVER"
+    return SeatView(f"Seat {state.winner} wins", (state.reason,), banner=banner)
+
+
+# --- the PEEK face --------------------------------------------------------------------------
+
+
+def peek_face(state: HeroesState, seat: int | None) -> SecretFace | None:
+    if seat is None or not state.table.alive(seat):
+        return None
+    hand = state.table.hand(seat)
+    if len(hand) == 2:
+        lines = [f"Old: {HEROES[hand[0]].label}", f"New: {HEROES[hand[1]].label}"]
+    elif hand:
+        lines = [HEROES[hand[0]].label]
+    else:
+        lines = ["None until your", "action ends"]
+    if seat in state.peeks:
+        target, hero = state.peeks[seat]
+        lines.append(f"Seat {target} is {hero}")
+    return SecretFace("Your Hero", tuple(lines))

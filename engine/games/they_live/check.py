@@ -1,0 +1,113 @@
+"""The Invader check: its timed scripts, the PEEK face of the silent check, and the check as
+a phase that moves on by the clock alone.
+
+Both modes run on the clock alone: no seat presses anything while the check runs, so nobody's
+timing can set an Invader apart. In the narrated mode everyone hears the rulebook's four
+steps with a buzzer cue for each (players have their eyes shut); in the silent mode every seat
+holds PEEK during the same step and an Invader's face differs from a Human's only in its words,
+never in its shape or its duration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.api import Buzz, Effect, Narrate, SecretFace
+from engine.cues import Tune
+from engine.narration import NarrationRun, Script, Step
+
+from .cards import INVADER
+from .text import identity_phrase
+from .turns import begin_wave
+
+if TYPE_CHECKING:
+    from .state import TheyLiveState
+
+NARRATED = Script(
+    "invader-check",
+    (
+        Step("Invader check. Everyone hide.", 6.0, Tune.WARNING),
+        Step("Invaders wake.", 8.0, Tune.TICK),
+        Step("Invaders hide.", 4.0, Tune.TICK),
+        Step("Everyone wake.", 2.0, Tune.START),
+    ),
+)
+
+SILENT = Script(
+    "silent-invader-check",
+    (
+        Step("Get ready to hold PEEK", 5.0, Tune.WARNING),
+        Step("Hold PEEK now", 8.0, Tune.TICK),
+        Step("Release PEEK", 2.0, Tune.START),
+    ),
+)
+
+# In both scripts, the step during which the Invaders learn who the others are.
+MEET_STEP = 1
+CHECK_TITLE = "INVADER CHECK"
+PEEK_LINES = 3
+
+
+def script_for(mode: str) -> Script:
+    return SILENT if mode == "silent" else NARRATED
+
+
+def check_face(identity: str, other_invaders: Sequence[int]) -> SecretFace:
+    """What a seat sees while holding PEEK in the silent check: same title, same line count."""
+    if identity == INVADER:
+        names = [identity_phrase(seat, INVADER) for seat in other_invaders] or ["None: only you"]
+        lines = ["Other Invaders:", *names]
+    else:
+        lines = ["Nothing to see.", "Keep holding PEEK", "until the cue."]
+    padded = (lines + [""] * PEEK_LINES)[:PEEK_LINES]
+    return SecretFace(CHECK_TITLE, tuple(padded))
+
+
+def in_silent_meeting(state: TheyLiveState) -> bool:
+    """The step of the silent check in which every seat holds PEEK to see the check face."""
+    run = state.check_run
+    return run is not None and run.script is SILENT and state.check_step == MEET_STEP
+
+
+# --- the check as a phase: it runs on the clock alone --------------------------------------
+
+
+def start_check(state: TheyLiveState, now: float) -> list[Effect]:
+    state.phase = "check"
+    state.check_run = NarrationRun(script_for(state.options["check"]), now)
+    state.check_step = 0
+    return _step_effects(state, state.check_run.script.steps[0])
+
+
+def check_deadline(state: TheyLiveState) -> float | None:
+    """When the showing step ends."""
+    run = state.check_run
+    return None if run is None else _step_end(run, state.check_step)
+
+
+def next_check_steps(state: TheyLiveState, now: float) -> list[Effect]:
+    """Every step whose time has come, then the first wave once the script is over."""
+    effects: list[Effect] = []
+    while (run := state.check_run) is not None and _step_end(run, state.check_step) <= now:
+        state.check_step += 1
+        if state.check_step == len(run.script.steps):
+            state.check_run = None
+            effects += begin_wave(state)
+        else:
+            effects += _step_effects(state, run.script.steps[state.check_step])
+    return effects
+
+
+def wait_for_the_check(state: TheyLiveState, seat: int, action_id: str) -> str:
+    return "Wait: Invader check"
+
+
+def _step_end(run: NarrationRun, index: int) -> float:
+    return run.started + sum(step.seconds for step in run.script.steps[: index + 1])
+
+
+def _step_effects(state: TheyLiveState, step: Step) -> list[Effect]:
+    if state.check_step == MEET_STEP:
+        state.invaders_met = True
+    return [Narrate(step.text), Buzz(step.tune)]

@@ -1,0 +1,126 @@
+"""The force-reveal at the end of a wave: a call with Hoffman Lenses, then a vote of the living.
+
+More than half must say yes. Revealing an Invader costs him his heal and his ally; revealing
+a Human drops every yes-voter to CRITICAL (3 damage at least) and locks force-reveals for the
+rest of the game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.api import Action, Buzz, Effect, Narrate, Reveal
+from engine.cues import Tune
+from engine.votes import Vote
+
+from .cards import INVADER
+from .end import kill
+from .menus import ACCUSE, offer_menu
+from .text import identity_phrase
+from .turns import begin_wave
+
+if TYPE_CHECKING:
+    from .state import TheyLiveState
+
+
+def force_penalty(left: int, critical: int) -> int:
+    """Health after voting to reveal a Human: down to CRITICAL, and at least 3 damage."""
+    return max(0, min(critical, left - 3))
+
+
+# --- the call ---------------------------------------------------------------------------------
+
+
+def offer_force(state: TheyLiveState, seat: int) -> list[Action]:
+    if seat in state.menus:
+        return offer_menu(state, seat)
+    if seat in state.passed:
+        return []
+    actions = [Action("pass", "No reveal")]
+    if state.accusable(seat):
+        actions.append(Action("call", "Call reveal..."))
+    return actions
+
+
+def pass_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Once every living seat has passed, the next wave starts."""
+    state.passed.add(seat)
+    if state.passed >= set(state.living()):
+        return begin_wave(state)
+    return []
+
+
+def call_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.menus[seat] = ACCUSE
+    return []
+
+
+def accuse(state: TheyLiveState, seat: int, accused: str, now: float) -> list[Effect]:
+    """The call is made: every living seat votes at once."""
+    state.menus.clear()
+    state.phase = "vote"
+    state.vote = Vote(voters=frozenset(state.living()))
+    state.accused, state.caller = int(accused), seat
+    return [
+        Buzz(Tune.ALARM),
+        Narrate(f"Seat {seat} calls a force-reveal of seat {accused}: everyone vote"),
+    ]
+
+
+# --- the vote ---------------------------------------------------------------------------------
+
+
+def offer_vote(state: TheyLiveState, seat: int) -> list[Action]:
+    if seat in state.vote.ballots:
+        return []
+    return [Action("vote:yes", "Yes: reveal"), Action("vote:no", "No")]
+
+
+def already_voted(state: TheyLiveState, seat: int, action_id: str) -> str:
+    return "You have voted" if seat in state.vote.ballots else "Not now"
+
+
+def cast_vote(state: TheyLiveState, seat: int, choice: str, now: float) -> list[Effect]:
+    vote = state.vote
+    vote.cast(seat, choice)
+    if not vote.is_complete():
+        return []
+    effects = _resolve(state, vote)
+    if not state.is_terminal():
+        effects += begin_wave(state)
+    return effects
+
+
+def _resolve(state: TheyLiveState, vote: Vote) -> list[Effect]:
+    """More than half of the living players must say yes for the reveal to go ahead."""
+    yes = sorted(s for s, choice in vote.ballots.items() if choice == "yes")
+    told = Narrate(f"Force-reveal: {len(yes)} of {len(vote.voters)} say yes")
+    if not vote.more_than_half("yes"):
+        return [told, Narrate("No reveal")]
+    seat = state.accused
+    accused = state.players[seat]
+    accused.revealed = True
+    identity = state.identities[seat]
+    effects = [told, Buzz(Tune.REVEAL),
+               Reveal(f"{accused.character}: {identity_phrase(seat, identity)}"),
+               Narrate(f"Seat {state.caller}: discard the Hoffman Lenses")]
+    if identity == INVADER:
+        effects.append(Narrate(f"Seat {seat}: no heal, no ally; enemies ignore"))
+        return effects
+    return effects + _punish_yes_voters(state, yes)
+
+
+def _punish_yes_voters(state: TheyLiveState, yes: list[int]) -> list[Effect]:
+    state.force_locked = True
+    seats = ", ".join(str(s) for s in yes)
+    effects: list[Effect] = [
+        Narrate(f"Yes-voters drop to CRITICAL, 3 damage at least: seats {seats}"),
+        Narrate("No more force-reveals this game"),
+    ]
+    for seat in yes:
+        player = state.players[seat]
+        player.left = force_penalty(player.left, player.critical)
+    for seat in yes:
+        if state.players[seat].left == 0 and not state.is_terminal():
+            effects += kill(state, seat, killer=None)
+    return effects

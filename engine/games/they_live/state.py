@@ -1,0 +1,174 @@
+"""The facts of one game of They Live in progress, and small questions about them.
+
+The companion holds the Identity cards and everything that touches them; the players keep
+every other card and report health, city areas and deaths with their seat buttons, so a
+:class:`Player` is only what lies face up in front of a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.api import Action
+from engine.entry import NumberEntry
+from engine.known import known_values
+from engine.narration import NarrationRun
+from engine.phases import Phase, PhasedState
+from engine.rng import SeededRandom
+from engine.votes import Vote
+
+from .cards import CITY_AREAS, DIE_SIDES, INVADER, WAR_TABLE_CARDS, deal_identities
+from .text import identity_phrase, invaders_in_play_phrase, spare_phrase
+
+
+@dataclass
+class Player:
+    """A seat's public standing: what lies face up in front of the player."""
+
+    seat: int
+    character: str | None = None
+    max_health: int | None = None
+    critical: int | None = None
+    hand_limit: int | None = None
+    left: int = 0
+    areas: int = 0
+    alive: bool = True
+    revealed: bool = False  # the identity is public (death, self- or force-reveal)
+
+    @property
+    def is_critical(self) -> bool:
+        """Only red squares remain: the CRITICAL value or less, and still alive."""
+        return self.alive and self.critical is not None and self.left <= self.critical
+
+
+class TheyLiveState(PhasedState):
+    """One game of They Live; ``deck_list`` (one entry per card) turns on the virtual deck."""
+
+    def __init__(
+        self,
+        seats: Sequence[int],
+        options: Mapping[str, str],
+        seed: bytes,
+        phases: Mapping[str, Phase],
+        *,
+        deck_list: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(seats, seed, phases)
+        self.options = dict(options)
+        self.known = known_values(options)  # card values the table entered before
+        self.rng = SeededRandom(seed)
+        deal = deal_identities(self.seats, self.rng)
+        self.identities: dict[int, str] = deal.hands
+        self.spare: str | None = deal.spares[0] if deal.spares else None
+        self.deck: list[str] | None = None
+        if deck_list:
+            self.deck = list(deck_list)
+            self.rng.shuffle(self.deck)
+        self.players = {seat: Player(seat) for seat in self.seats}
+        # setup: each seat's queue of values to enter from its cards, then the Invader check
+        self.value_entries: dict[int, list[NumberEntry]] = {seat: [] for seat in self.seats}
+        self.die_sides: dict[str, int] = dict(DIE_SIDES or {})
+        self.ready: set[int] = set()
+        self.check_run: NarrationRun | None = None
+        self.check_step = 0
+        self.invaders_met = False
+        self.paused_at = 0.0
+        # waves: New Resources, then the player turns
+        self.wave = 0
+        self.deck_left = WAR_TABLE_CARDS
+        self.drawn: list[str] = []
+        self.shown_card = 0
+        self.enemy_note: str | None = None
+        self.preacher_rolled: set[int] = set()
+        self.preacher_first: set[int] = set()
+        self.to_play: set[int] = set()
+        self.on_turn: int | None = None  # the seat whose turn it is
+        self.menus: dict[int, str] = {}  # the menu a seat has opened within the phase
+        self.inspections: dict[int, list[int]] = {}
+        # the force-reveal
+        self.force_locked = False
+        self.passed: set[int] = set()
+        self.vote: Vote | None = None
+        self.accused: int | None = None
+        self.caller: int | None = None
+        self.spare_revealed = False
+
+    # --- a dead player is out of every phase ----------------------------------------------
+
+    def is_dead(self, seat: int | None) -> bool:
+        return seat is not None and seat in self.players and not self.players[seat].alive
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Nothing for a dead player, whatever the phase would offer."""
+        return [] if self.is_dead(seat) else super().legal_actions(seat)
+
+    def why_not(self, seat: int, action_id: str) -> str:
+        """A dead player is told so before any reason the phase might give."""
+        if self.is_dead(seat):
+            return "You are out of the game"
+        return super().why_not(seat, action_id)
+
+    # --- the Invader check stops with the table ---------------------------------------------
+
+    def on_pause(self, now: float) -> None:
+        self.paused_at = now
+
+    def on_resume(self, now: float) -> None:
+        if self.check_run is not None:
+            self.check_run = self.check_run.shifted(now - self.paused_at)
+
+    # --- who is who -----------------------------------------------------------------------------
+
+    def living(self) -> list[int]:
+        return [seat for seat in self.seats if self.players[seat].alive]
+
+    def areas_free(self) -> int:
+        """City areas nobody holds: "The city is split into 9 key areas"."""
+        return CITY_AREAS - sum(p.areas for p in self.players.values())
+
+    def taken_characters(self) -> set[str]:
+        return {p.character for p in self.players.values() if p.character}
+
+    def accusable(self, seat: int) -> list[int]:
+        """Living seats, other than ``seat``, whose identity is still hidden."""
+        return [s for s in self.living() if s != seat and not self.players[s].revealed]
+
+    def inspect_targets(self, seat: int) -> list[int]:
+        """CRITICAL seats whose identity is still hidden: the only ones worth the Lenses."""
+        return [
+            s for s in self.seats
+            if s != seat and self.players[s].is_critical and not self.players[s].revealed
+        ]
+
+    def other_invaders(self, seat: int | None) -> list[int]:
+        return [s for s in self.seats if s != seat and self.identities[s] == INVADER]
+
+    def known_to(self, seat: int) -> list[int]:
+        """Seats whose identity ``seat`` has learned in private, most recent last."""
+        known: list[int] = []
+        if self.identities[seat] == INVADER and self.invaders_met:
+            known += self.other_invaders(seat)
+        known += [s for s in self.inspections.get(seat, []) if s not in known]
+        return known
+
+    # --- secrecy --------------------------------------------------------------------------------
+
+    def secrets_hidden_from(self, seat: int | None) -> frozenset[str]:
+        if self.is_terminal():
+            return frozenset()
+        known = set() if seat is None else {seat, *self.known_to(seat)}
+        hidden = {
+            identity_phrase(s, self.identities[s])
+            for s in self.seats
+            if s not in known and not self.players[s].revealed
+        }
+        if self.spare is not None and not self.spare_revealed:
+            hidden.add(spare_phrase(self.spare))
+            if not self._knows_invader_count(seat):
+                hidden.add(invaders_in_play_phrase(len(self.other_invaders(None))))
+        return frozenset(hidden)
+
+    def _knows_invader_count(self, seat: int | None) -> bool:
+        """Only the Invaders, once met, know how many of them are in play."""
+        return seat is not None and self.identities[seat] == INVADER and self.invaders_met

@@ -1,0 +1,210 @@
+"""What the screens show in They Live: each phase's view, the public one, the PEEK faces.
+
+Every phase's view goes through :func:`on_screen`: a dead seat sees its own end instead, the
+lines are wrapped to the screen, and a seat's PEEK face carries its identity and whatever it
+has learned in private. Nothing else on a screen depends on an identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.api import SeatView, SecretFace
+from engine.phases import View
+from engine.text import fit, screen_lines
+
+from .cards import INVADER
+from .check import CHECK_TITLE, check_face, in_silent_meeting
+from .deck import PUT_BACK_WAVES, card_name, wave_draw
+from .menus import ACCUSE, DEATH, INSPECT, REVEAL, REVEAL_SURE
+from .setup import CARD_VALUES
+from .text import SETUP_TITLE, WAITING, identity_phrase
+
+if TYPE_CHECKING:
+    from engine.entry import NumberEntry
+
+    from .state import Player, TheyLiveState
+
+MAX_LINES = 3
+PEEK_TITLE = "YOUR IDENTITY"
+Body = Callable[["TheyLiveState", "int | None"], SeatView]
+Peek = Callable[["TheyLiveState", int], SecretFace]
+
+
+# --- PEEK -------------------------------------------------------------------------------------
+
+
+def peek_not_dealt(state: TheyLiveState, seat: int) -> SecretFace:
+    return SecretFace(PEEK_TITLE, ("Dealt after setup",))
+
+
+def peek_identity(state: TheyLiveState, seat: int) -> SecretFace:
+    """The identity, the other Invaders once met, and this seat's inspection results."""
+    if in_silent_meeting(state):
+        return check_face(state.identities[seat], state.other_invaders(seat))
+    lines = [identity_phrase(seat, state.identities[seat])]
+    lines += [identity_phrase(s, state.identities[s]) for s in state.known_to(seat)]
+    return SecretFace(PEEK_TITLE, tuple(lines))
+
+
+# --- every phase's view, as a screen shows it -----------------------------------------------
+
+
+def on_screen(body: Body, peek: Peek = peek_identity) -> View:
+    """``body`` as a phase's view: a dead seat sees its end instead; fitted; PEEK added."""
+
+    def view(state: TheyLiveState, seat: int | None, now: float) -> SeatView:
+        drawn = _dead(state, seat) if state.is_dead(seat) else body(state, seat)
+        return _fitted(state, seat, drawn, peek)
+
+    return view
+
+
+def view_over(state: TheyLiveState, seat: int | None, now: float) -> SeatView:
+    """The winner big, then every identity in one line (the banner leaves room for one)."""
+    invaders = [str(s) for s in state.seats if state.identities[s] == INVADER]
+    who = f"Invaders: seat {', '.join(invaders)}" if invaders else "No Invader at the table"
+    drawn = SeatView("Game over", (who, state.outcome), banner=state.outcome.split(":")[0])
+    return _fitted(state, seat, drawn, peek_identity)
+
+
+def _fitted(state: TheyLiveState, seat: int | None, drawn: SeatView, peek: Peek) -> SeatView:
+    lines = [part for line in drawn.lines for part in screen_lines(line)]
+    drawn = replace(drawn, title=fit(drawn.title), lines=tuple(lines[:MAX_LINES]))
+    if seat is None or seat not in state.players:
+        return drawn
+    return replace(drawn, secret=peek(state, seat))
+
+
+def _dead(state: TheyLiveState, seat: int) -> SeatView:
+    phrase = identity_phrase(seat, state.identities[seat])
+    return SeatView("You are dead", (phrase, f"Wave {state.wave}"))
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+
+def _setup_public(state: TheyLiveState) -> SeatView:
+    return SeatView(SETUP_TITLE, (f"Phase: {state.phase}",))
+
+
+def _waiting() -> SeatView:
+    return SeatView(SETUP_TITLE, (WAITING,))
+
+
+def view_character(state: TheyLiveState, seat: int | None) -> SeatView:
+    if seat is None:
+        return _setup_public(state)
+    chosen = state.players[seat].character
+    if chosen:
+        return SeatView("Your character", (chosen, WAITING))
+    return SeatView("Pick a character", ("PEEK: next, ACT: pick",), highlight=True)
+
+
+def view_values(state: TheyLiveState, seat: int | None) -> SeatView:
+    if seat is None:
+        return _setup_public(state)
+    if not state.value_entries[seat]:
+        return _waiting()
+    entry = state.value_entries[seat][0]
+    return _value_view(state.players[seat], entry)
+
+
+def _value_view(player: Player, entry: NumberEntry) -> SeatView:
+    if entry.key in CARD_VALUES:
+        title, line = f"{player.character}: {entry.prompt}", f"Your card's {entry.prompt}"
+    else:
+        title, line = entry.prompt, "Count them on the die"
+    return SeatView(title, (line,), big=entry.shown(), highlight=True)
+
+
+def view_identity(state: TheyLiveState, seat: int | None) -> SeatView:
+    if seat is None:
+        return _setup_public(state)
+    if state.value_entries[seat]:
+        return view_values(state, seat)
+    if seat in state.ready:
+        return _waiting()
+    return SeatView("Your identity", ("Hold PEEK to see it", "then press Done"), highlight=True)
+
+
+def view_check(state: TheyLiveState, seat: int | None) -> SeatView:
+    return SeatView(CHECK_TITLE, (state.check_run.script.steps[state.check_step].text,))
+
+
+# --- waves ------------------------------------------------------------------------------------
+
+
+def view_resources(state: TheyLiveState, seat: int | None) -> SeatView:
+    title = f"Wave {state.wave}: resources"
+    if state.drawn:
+        card = card_name(state.drawn[state.shown_card])
+        return SeatView(title, (f"Card {state.shown_card + 1}/{len(state.drawn)}:", card))
+    lines = [f"Draw {wave_draw(state)} cards"]
+    if state.wave <= PUT_BACK_WAVES:
+        lines.append(state.enemy_note or "Enemy? press Enemy")
+    return SeatView(title, tuple(lines))
+
+
+def view_turns(state: TheyLiveState, seat: int | None) -> SeatView:
+    if seat is None:
+        return SeatView(f"Wave {state.wave}: seat {state.on_turn}", _summary_lines(state))
+    if seat in state.menus:
+        return _menu_view(state.menus[seat])
+    player = state.players[seat]
+    mine = seat == state.on_turn
+    title = "YOUR TURN" if mine else f"Wave {state.wave}: seat {state.on_turn}"
+    return SeatView(title, _standing_lines(state, player), highlight=mine)
+
+
+_MENU_WORDS = {
+    INSPECT: ("Inspect whom?", "Hoffman Lenses"),
+    ACCUSE: ("Force-reveal whom?", "Hoffman Lenses"),
+    DEATH: ("No health left", "Dead? Killed by whom?"),
+    REVEAL: ("SELF-REVEAL?", "Invaders only"),
+    REVEAL_SURE: ("SELF-REVEAL?", "Cannot be undone"),
+}
+
+
+def _menu_view(menu: str) -> SeatView:
+    title, line = _MENU_WORDS[menu]
+    return SeatView(title, (line,), highlight=True)
+
+
+def _standing_lines(state: TheyLiveState, player: Player) -> tuple[str, ...]:
+    crit = " CRITICAL" if player.is_critical else ""
+    hand = f" Hand max {player.hand_limit}" if player.hand_limit is not None else ""
+    lines = [f"Health {player.left}/{player.max_health}{crit}", f"Areas {player.areas}{hand}"]
+    if player.revealed and state.identities[player.seat] == INVADER:
+        lines.append("No ally; enemies skip")
+    return tuple(lines)
+
+
+def _summary_lines(state: TheyLiveState) -> tuple[str, ...]:
+    cells = []
+    for seat in state.seats:
+        player = state.players[seat]
+        mark = "x" if not player.alive else ("c" if player.is_critical else "")
+        cells.append(f"{seat}:{player.left}{mark}")
+    return (" ".join(cells[:4]), " ".join(cells[4:]))
+
+
+# --- the force-reveal -------------------------------------------------------------------------
+
+
+def view_force(state: TheyLiveState, seat: int | None) -> SeatView:
+    if seat is not None and seat in state.menus:
+        return _menu_view(state.menus[seat])
+    waiting = len(set(state.living()) - state.passed)
+    lines = ("Caller needs Lenses", f"Waiting for {waiting}")
+    must = seat is not None and seat in state.living() and seat not in state.passed
+    return SeatView("Force-reveal?", lines, highlight=must)
+
+
+def view_vote(state: TheyLiveState, seat: int | None) -> SeatView:
+    vote = state.vote
+    lines = (f"Seat {state.caller} accuses", f"Voted: {len(vote.ballots)} of {len(vote.voters)}")
+    must = seat is not None and seat in vote.waiting_for()
+    return SeatView(f"VOTE: reveal seat {state.accused}?", lines, highlight=must)
