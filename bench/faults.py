@@ -231,11 +231,14 @@ def _disk_cycle(chain, disk, rng: random.Random, behind: bool, outcomes: Counter
     if clean and code != 0:
         outcomes["CRASH: clean stop failed"] += 1
     if behind:
-        outcomes["restart after dying behind: " + (
-            "announced 'Unsaved actions lost'" if "Unsaved actions lost" in notices
-            else "SILENT LOSS (not announced)")] += 1
+        told = "Unsaved actions lost" in notices
+        outcomes["restart after dying behind: announced 'Unsaved actions lost'" if told
+                 else "SILENT LOSS: a restart after dying behind did not say so"] += 1
+        if not told and os.environ.get("FAULTS_DEBUG"):
+            print("DEBUG", chain.last_lines, "=>", lines, file=sys.stderr)
     if any("Torn" in notice for notice in notices):
         outcomes["false 'Torn write' notice"] += 1
+    chain.last_lines = lines
     state = [n for n in notices if n.startswith(("Not saving", "Saving again"))]
     behind = bool(state) and state[-1].startswith("Not saving")
     outcomes["runs that stopped saving and said so"] += bool(state)

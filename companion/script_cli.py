@@ -89,7 +89,7 @@ def _count(setting: Command | None) -> int:
 def _one_button(setting: Command | None) -> list[int]:
     if setting is None:
         return []
-    if not all(arg.isdigit() for arg in setting.args):
+    if not all(arg.isascii() and arg.isdigit() for arg in setting.args):
         raise ScriptError(setting.line, "one-button: list seat numbers, e.g. one-button 2 3")
     return [int(arg) for arg in setting.args]
 

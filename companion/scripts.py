@@ -286,7 +286,9 @@ class ScriptRunner:
         if len(args) != 3 or [a.lower() for a in args[:2]] != ["at", "most"]:
             raise Expectation(f"write: expect {what} at most N")
         if what == "presses":
-            limit, used, unit = float(int(args[2])), float(self.presses), " presses"
+            if not (args[2].isascii() and args[2].isdigit()):
+                raise Expectation("write: expect presses at most N, N a whole number")
+            limit, used, unit = float(args[2]), float(self.presses), " presses"
         else:
             limit, used, unit = parse_duration(args[2]), self.clock.now - self.counted_from, " s"
         if used > limit:

@@ -124,6 +124,7 @@ def test_bad_input_displays_failing_at_random_never_stop_the_game() -> None:
     ("table 2\nexpect tune\n", 2, "write expect tune NAME"),
     ("table 2\nexpect offline 1 2\n", 2, "write expect offline SEAT"),
     ("table 2\nexpect 7 \"Join\"\n", 2, "'7' is not a seat at this table: write a number"),
+    ("table 2\nexpect presses at most offline\n", 2, "write: expect presses at most N"),
 ])
 def test_bad_input_script_error_names_its_line(script: str, line: int, words: str) -> None:
     """A table script's mistake is reported with the line it is on and what is wrong."""
