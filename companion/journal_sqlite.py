@@ -80,6 +80,7 @@ class SqliteJournal:
         self._held: list[tuple[str, Write]] = []  # writes the disk refused, oldest first
         self._fault: str | None = None  # why writes are held back, while they are
         self._marked = False  # the unsaved mark is set
+        self._closed = False
         self._live = False  # a game is open (begun or resumed, not finished), held or not
         # The game as the file holds it: its row, its chain (start and links), its moment.
         self._game: int | None = None
@@ -299,9 +300,17 @@ class SqliteJournal:
         self._write("remember", write)
 
     def close(self) -> None:
+        """The last try at what is held, then the file is closed; once (the app and its
+        caller may both close: a second close must not open the file again)."""
+        if self._closed:
+            return
+        self._closed = True
         if self._held and self.catch_up() is False:
             log.error("journal %s: stopping with %d writes the disk would not take; the next "
                       "start says so", self.path, len(self._held))
+        self._disconnect()
+
+    def _disconnect(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -334,7 +343,7 @@ class SqliteJournal:
             if is_io_fault(error):
                 self._refused(error)  # the file cannot be read now: the lobby, and say why
             else:  # quick_check passed, yet a page does not read: the file goes, not the table
-                self.close()
+                self._disconnect()
                 move_aside(self.path, f"{type(error).__name__}: {error}")
                 self._tell("Bad journal set aside")
                 self._live, self._game = False, None

@@ -111,3 +111,18 @@ def test_starting_on_a_full_disk_is_no_crash_loop(path, disk):
     assert not restarted.app.journal.behind
     assert SqliteJournal(path).resume()[0].entries[: len(restarted.app.record.entries)] == \
         restarted.app.record.entries
+
+
+def test_closing_twice_while_behind_keeps_the_mark(path, disk):
+    """The app closes the journal and so does its caller: the second close must not open
+    the file again (reading its own mark as a past run's, and clearing it)."""
+    table = Table(path, start=1000.0)
+    start_hourglass(table)
+    disk.fill()
+    end_turn(table)
+    assert table.app.journal.behind
+    table.close()
+    table.app.journal.close()
+    disk.free()
+    restarted = Table(path, start=5.0)
+    wait_until(restarted, "Unsaved actions lost")
