@@ -388,17 +388,18 @@ class SqliteJournal:
         if verdict.lost:
             log.error("journal: game %d: the last %d actions are damaged or missing; cut back "
                       "to %d", game_id, verdict.lost, verdict.kept)
-            self._tell(f"Last {verdict.lost} actions lost"
-                                if verdict.lost > 1 else "Last action lost")
+            self._tell(f"Last {verdict.lost} actions lost" if verdict.lost > 1
+                       else "Last action lost")
         self._seen = seen
         if verdict.moment_damaged or not _plausible(seen, record.entries):
             log.error("journal: game %d: its remembered moment is damaged; resuming at its "
                       "last action", game_id)
             self._tell("Back to last action")
+            self._seen = seen = None
             self._reseal(None)
         if verdict.lost or len(rows) > verdict.kept:
             self.truncate(record, verdict.kept)
-        return record, self._seen
+        return record, seen
 
     def _entry_rows(self, game_id: int) -> list[tuple[int, JournaledAction, bytes | None]]:
         rows = []
