@@ -127,7 +127,15 @@ class Session:
     # --- actions -------------------------------------------------------------------------------
 
     def apply(self, seat: int, action: Action, at: float) -> Applied:
-        """Carry out ``action`` for ``seat``; a refusal is told on that seat only."""
+        """Carry out ``action`` for ``seat``; a refusal is told on that seat only.
+
+        A timer that ran out before ``at`` runs out first, exactly as a replay of the journal
+        has it: a press read in the same step as the expiry must not land before it live and
+        after it on resume (the replay would refuse it, and cut the game back).
+        """
+        return self.advance(at) + self._apply(seat, action, at)
+
+    def _apply(self, seat: int, action: Action, at: float) -> Applied:
         if self.settling(at):
             return Applied()  # a press already in flight when the game ended: ignored
         try:
@@ -232,17 +240,17 @@ class Session:
         other; when every player's seat is back, only a pause the link made is lifted (a
         pause a player chose stays until a player resumes).
         """
+        applied = self.advance(now)  # as in apply: what ran out first, first
         state = self.state
         if state is None or state.is_terminal():
-            return Applied()
+            return applied
         gone = sorted(quiet & set(state.seats))
-        applied = Applied()
         if gone and not state.paused:
             who = seat if seat in gone else gone[0]
-            applied = self._table_pause("pause", now, f"Seat {who} offline: paused")
+            applied += self._table_pause("pause", now, f"Seat {who} offline: paused")
             self._auto_paused = True
         elif not gone and self._auto_paused and state.paused:
-            applied = self._table_pause("resume", now, "All seats back")
+            applied += self._table_pause("resume", now, "All seats back")
         if not gone or not state.paused:
             self._auto_paused = False
         return applied
