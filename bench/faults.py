@@ -84,6 +84,8 @@ def _kill_cycle(chain) -> str:
         if "different state" in text:
             return "SILENT RE-DEAL: resumed a different state"
         return f"SILENT LOSS: {text.splitlines()[0][:60]}"
+    except OSError as error:  # a pipe to a companion that is gone
+        return f"CRASH: {type(error).__name__} talking to the companion"
     if chain.resumes > resumed:
         return "killed; the restart resumed every acknowledged action"
     return "killed; nothing to resume yet (lobby, or killed while starting)"
