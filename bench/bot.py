@@ -14,7 +14,7 @@ from companion.app import App
 from engine import registry
 
 GAME = "staying-alive"
-BENCH_SEED = hashlib.sha256(b"table-companion bench").digest()
+BENCH_KEY = hashlib.sha256(b"table-companion bench").digest()  # the companion's key
 FLIP_BELOW = 20.0  # seconds of sand left when the Lookout turns the glass
 # What a seat does when offered it, most wanted first.
 PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end")

@@ -17,7 +17,7 @@ from companion.app import App
 from hardware.base import ButtonName, QuitRequested
 from hardware.headless import HeadlessTable
 
-from .bot import BENCH_SEED
+from .bot import BENCH_KEY
 from .loops import LOOPS, deal_to_start
 from .report import Figure
 from .sizes import Sizes
@@ -58,7 +58,7 @@ def lateness(trials: int, loop: str) -> list[float]:
 
     pick = random.Random(trials)  # bench-side only: how long each glass is
     with HeadlessTable(range(1, SEATS + 1), events.put) as table:
-        app = App(table.hardware, seed_source=lambda n: BENCH_SEED, on_status=on_status)
+        app = App(table.hardware, key_source=lambda n: BENCH_KEY, on_status=on_status)
         late = []
         for _ in range(trials):
             lookout = deal_to_start(app, PLAYERS)

@@ -1,11 +1,18 @@
 """The effect player: what the table hears and sees after something was applied.
 
 Games name effects (a tune, a vibration, narration, a reveal, the end); the session adds the
-table's own (a notice, a status line, the seed revealed, seats forgetting an old game). Every
-output is reached through one small method here (:meth:`buzz`, :meth:`vibrate`, :meth:`say`,
-:meth:`reveal_publicly`, :meth:`show_public`), and no output can take the table down: a cue
-an output cannot render, or an output that fails, is logged and skipped, never raised into
-the loop. A vibration's failure names neither the seat nor the pattern: both are private.
+table's own (a notice, a status line, the companion's key revealed, seats forgetting an old
+game). Every output is reached through one small method here (:meth:`buzz`, :meth:`vibrate`,
+:meth:`say`, :meth:`reveal_publicly`, :meth:`show_public`), and no output can take the table
+down: a cue an output cannot render, or an output that fails, is logged and skipped, never
+raised into the loop. A vibration's failure names neither the seat nor the pattern: both are
+private.
+
+Who renders a tune (public: every seat may hear and see it): the shared buzzer, at the table's
+volume; the speaker at the same volume only when no buzzer sounds (a simulator's buzzer is
+text, so there the speaker plays it; with a real buzzer a tune is heard once, not twice);
+every seat pod's own piezo at that seat's volume; the public screen flashes its name. A
+vibration (private) goes to its seat's motor alone, or its simulated panel.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView, Vibrate
-from hardware.base import TableHardware
+from hardware.base import Code, TableHardware
 
 from .memory import TableMemory
 from .public_view import public_page
@@ -23,7 +30,7 @@ from .seat_ui import SeatUI
 
 log = logging.getLogger(__name__)
 
-SEED_NOTICE = "Seed: hold PEEK"
+KEY_NOTICE = "Key: hold PEEK"
 
 
 @dataclass(frozen=True)
@@ -43,10 +50,11 @@ class Status(Effect):
 
 
 @dataclass(frozen=True)
-class SeedRevealed(Effect):
-    """The game is over: its seed may be checked now (status line, and every seat's PEEK)."""
+class KeyRevealed(Effect):
+    """The game is over: the companion's key may be checked now against the commitment shown
+    before the cut (status line, and every seat's PEEK)."""
 
-    seed: bytes
+    key: bytes
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,7 @@ class EffectPlayer:
 
     def _play(self, effect: Effect, at: float) -> None:
         if isinstance(effect, Buzz):
-            self.buzz(effect.tune)
+            self.buzz(effect.tune, at)
         elif isinstance(effect, Vibrate):
             self.vibrate(effect.seat, effect.pattern)
         elif isinstance(effect, Narrate | Reveal):
@@ -82,9 +90,9 @@ class EffectPlayer:
             for seat in self.ui.values():
                 seat.drop_waiting_notices()  # the end matters more than older news
             self.status(effect.outcome)
-        elif isinstance(effect, SeedRevealed):
-            self.status(f"Seed revealed: {effect.seed.hex()}")
-            self._tell(SEED_NOTICE, at)
+        elif isinstance(effect, KeyRevealed):
+            self.status(f"Key revealed: {effect.key.hex()}")
+            self._tell(KEY_NOTICE, at)
         elif isinstance(effect, Tell):
             self._tell(effect.text, at, seat=effect.seat, important=effect.important)
         elif isinstance(effect, Status):
@@ -102,12 +110,22 @@ class EffectPlayer:
 
     # --- the outputs: one method each --------------------------------------------------------
 
-    def buzz(self, tune: str) -> None:
+    def buzz(self, tune: str, at: float) -> None:
         self.tunes.append(tune)
         self.status(f"♪ {tune}")
-        buzzer = self.hardware.buzzer
+        hardware, volume = self.hardware, self.memory.volume(None)
+        buzzer, speaker, public = hardware.buzzer, hardware.speaker, hardware.public
         if buzzer is not None:
-            _guarded(f"the buzzer playing '{tune}'", lambda: buzzer.play(tune))
+            _guarded(f"the buzzer playing '{tune}'", lambda: buzzer.play(tune, volume))
+        if speaker is not None and not (buzzer is not None and buzzer.sounds()):
+            _guarded(f"the speaker playing '{tune}'", lambda: speaker.play(tune, volume))
+        if public is not None:
+            _guarded(f"the public screen showing '{tune}'", lambda: public.cue(tune, at))
+        for number, seat in hardware.seats.items():
+            own = seat.buzzer
+            if own is not None:
+                _guarded(f"seat {number}'s own buzzer playing '{tune}'",
+                         lambda own=own, number=number: own.play(tune, self.memory.volume(number)))
 
     def vibrate(self, seat: int, pattern: str) -> None:
         """Felt only by ``seat``, unless that seat turned its vibration off."""
@@ -122,19 +140,21 @@ class EffectPlayer:
         _guarded("a seat's vibration motor", pulse, private=True)
 
     def say(self, text: str) -> None:
-        speaker = self.hardware.speaker
+        speaker, volume = self.hardware.speaker, self.memory.volume(None)
         if speaker is not None:
-            _guarded("the speaker", lambda: speaker.say(text))
+            _guarded("the speaker", lambda: speaker.say(text, volume))
 
     def reveal_publicly(self, text: str, at: float) -> None:
         public = self.hardware.public
         if public is not None:
             _guarded("the public screen's reveal", lambda: public.reveal(text, at))
 
-    def show_public(self, view: SeatView, now: float) -> None:
+    def show_public(self, view: SeatView, code: Code | None, now: float) -> None:
+        """The public view, and ``code`` (the commitment, or the key once revealed) to show
+        whole, as text and as a QR code."""
         public = self.hardware.public
         if public is not None:
-            _guarded("the public screen", lambda: public.show(public_page(view), now))
+            _guarded("the public screen", lambda: public.show(public_page(view, code), now))
 
     def status(self, text: str) -> None:
         _guarded("the status line", lambda: self.on_status(text))

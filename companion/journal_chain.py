@@ -18,6 +18,8 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.rng import commitment, deal_seed
+
 from .record import JournaledAction
 
 
@@ -35,6 +37,26 @@ def genesis(game_key: str, seats: str, options: str, commitment: str,
             deck_list: str | None) -> bytes:
     """The chain's start, from the game's row as stored (seats and options as their text)."""
     return _digest(b"genesis", game_key, seats, options, commitment, deck_list or "")
+
+
+def shown_commitment(seed: bytes, key: bytes) -> str:
+    """The commitment the table showed at setup: to the companion's key (a game dealt from a
+    key and the players' cut); a game dealt before the cut existed (migrated) stores one
+    to its seed, so that damage to it is found from then on."""
+    return commitment(key) if key else commitment(seed)
+
+
+def seed_vouched_for(seed: object, key: object, cut: object, shown: object) -> bool:
+    """The stored key gives the stored commitment and, with the cut, the stored seed: a
+    flipped bit in any of them is found before the game is resumed or audited."""
+    if not isinstance(seed, bytes) or not isinstance(key, bytes) or not isinstance(cut, str):
+        return False
+    if not key:
+        return commitment(seed) == shown
+    try:
+        return commitment(key) == shown and deal_seed(key, cut) == seed
+    except UnicodeEncodeError:  # a damaged cut text
+        return False
 
 
 def link(previous: bytes, index: int, entry: JournaledAction) -> bytes:

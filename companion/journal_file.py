@@ -25,14 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.rng import commitment
-
 from . import journal_chain
 from .record import JournaledAction
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # The newest schema. A migrated file has the same columns, perhaps in another order (ALTER
 # TABLE adds at the end), so :func:`_check_shape` compares column sets, never the text.
 SCHEMA = """
@@ -43,6 +41,8 @@ CREATE TABLE games (
     options TEXT NOT NULL,
     seed BLOB NOT NULL,
     deck_list TEXT,
+    deal_key BLOB NOT NULL,
+    cut TEXT NOT NULL,
     seen REAL,
     finished REAL,
     commitment TEXT,
@@ -162,15 +162,23 @@ def _add_deck_list(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN deck_list TEXT")
 
 
+def _add_cut(db: sqlite3.Connection) -> None:
+    """2 -> 3: the deal behind the seed, the companion's key and the players' cut (a game
+    dealt before the cut has neither)."""
+    db.execute("ALTER TABLE games ADD COLUMN deal_key BLOB NOT NULL DEFAULT x''")
+    db.execute("ALTER TABLE games ADD COLUMN cut TEXT NOT NULL DEFAULT ''")
+
+
 def _add_chain(db: sqlite3.Connection) -> None:
-    """2 -> 3: the seed's commitment and the hash chain, computed from the rows as they are
-    (nothing older can vouch for them: from here on, damage is found)."""
+    """3 -> 4: the commitment shown at setup and the hash chain, computed from the rows as
+    they are (nothing older can vouch for them: from here on, damage is found)."""
     for column in ("commitment TEXT", "length INTEGER", "seal BLOB", "damage TEXT"):
         db.execute(f"ALTER TABLE games ADD COLUMN {column}")
     db.execute("ALTER TABLE entries ADD COLUMN link BLOB")
-    games = db.execute("SELECT id, game_key, seats, options, seed, deck_list, seen FROM games")
-    for game_id, key, seats, options, seed, deck_list, seen in games.fetchall():
-        shown = commitment(bytes(seed))
+    games = db.execute("SELECT id, game_key, seats, options, seed, deck_list, deal_key, seen "
+                       "FROM games")
+    for game_id, key, seats, options, seed, deck_list, deal_key, seen in games.fetchall():
+        shown = journal_chain.shown_commitment(bytes(seed), bytes(deal_key))
         head = journal_chain.genesis(key, seats, options, shown, deck_list)
         rows = db.execute("SELECT idx, seat, action, at, undoable, label FROM entries "
                           "WHERE game = ? ORDER BY idx", (game_id,)).fetchall()
@@ -185,7 +193,8 @@ def _add_chain(db: sqlite3.Connection) -> None:
 
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _add_deck_list,
-    2: _add_chain,
+    2: _add_cut,
+    3: _add_chain,
 }
 
 

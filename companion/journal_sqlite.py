@@ -1,15 +1,17 @@
 """The durable journal: every applied action in SQLite before its effects play.
 
-One file, ``journal.sqlite3`` in the state directory, mode 0600: it holds every game's seed.
-WAL with ``synchronous=FULL`` makes each write one fsync'd transaction, so an action the
-table saw survives a power cut. The file itself (schema, migrations, the log's check and
-repair) is :mod:`companion.journal_file`; the hash chain is :mod:`companion.journal_chain`.
+Why and how: docs/ARCHITECTURE.md §5. One file, ``journal.sqlite3`` in the state directory,
+mode 0600: it holds every game's key and seed. WAL with ``synchronous=FULL`` makes each write
+one fsync'd transaction, so an action the table saw survives a power cut. The file itself
+(schema, migrations, the log's check and repair) is :mod:`companion.journal_file`; the hash
+chain is :mod:`companion.journal_chain`.
 
-- ``games``: one row per game (key, seats, options, seed and its commitment, the chain's
-  seal). ``finished`` is NULL while the game may be resumed; a finished game stays as it is,
-  archived, for ``companion audit`` (``damage`` says why, when a damaged game was given up).
-  ``seen`` is the game clock's last known moment, written every few seconds while a timer
-  runs, so a restart gives back at most those seconds of sand.
+- ``games``: one row per game (game key, seats, options, seed, the deal behind the seed:
+  ``deal_key``, the companion's key, and ``cut``, the players' presses; the commitment shown
+  at setup and the chain's seal). ``finished`` is NULL while the game may be resumed; a
+  finished game stays as it is, archived, for ``companion audit`` (``damage`` says why a
+  damaged game was given up). ``seen`` is the game clock's last known moment, written every
+  few seconds while a timer runs, so a restart gives back at most those seconds of sand.
 - ``entries``: the game's actions in order (``idx`` 0, 1, 2...), each with its chain link.
   Undo deletes the tail.
 
@@ -45,7 +47,6 @@ from pathlib import Path
 from typing import TextIO
 
 from engine.api import State
-from engine.rng import commitment
 
 from . import journal_chain
 from .journal_file import (
@@ -206,17 +207,18 @@ class SqliteJournal:
 
     def begin(self, record: GameRecord) -> None:
         """A new game; any game still open (``Play again``) is archived first."""
-        shown = commitment(record.seed)
+        shown = journal_chain.shown_commitment(record.seed, record.key)
         row = (record.game_key, ",".join(map(str, record.seats)),
                json.dumps(record.options, sort_keys=True), record.seed, shown,
-               None if record.deck_list is None else json.dumps(record.deck_list))
+               None if record.deck_list is None else json.dumps(record.deck_list),
+               record.key, record.cut)
         start = journal_chain.genesis(row[0], row[1], row[2], shown, row[5])
 
         def write(db: sqlite3.Connection) -> Callable[[], None]:
             db.execute("UPDATE games SET finished = ? WHERE finished IS NULL", (time.time(),))
             cursor = db.execute(
                 "INSERT INTO games (game_key, seats, options, seed, commitment, deck_list, "
-                "length, seal) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+                "deal_key, cut, length, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (*row, journal_chain.seal(start, 0, None)))
 
             def noted() -> None:
@@ -361,20 +363,22 @@ class SqliteJournal:
     def _read_open_game(self) -> tuple[GameRecord, float | None] | None:
         """The newest open game, with as much of its history as its chain vouches for."""
         row = self.db.execute(
-            "SELECT id, game_key, seats, options, seed, commitment, deck_list, seen, length, "
-            "seal FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+            "SELECT id, game_key, seats, options, seed, commitment, deck_list, deal_key, cut, "
+            "seen, length, seal FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()
         if row is None:
             return None
-        game_id, key, seats, options, seed, shown, deck_list, seen, length, seal = row
+        (game_id, key, seats, options, seed, shown, deck_list, deal_key, cut, seen, length,
+         seal) = row
         self._game, self._live = game_id, True
         self._start = journal_chain.genesis(str(key), str(seats), str(options), str(shown),
                                             deck_list)
         rows = self._entry_rows(game_id)
         verdict = journal_chain.verify(self._start, rows, length, seen, seal)
         self._links = [link for _, _, link in rows[: verdict.kept]]
-        if not isinstance(seed, bytes) or commitment(seed) != shown:
-            return self._give_up(game_id, "its seed does not match the commitment shown at "
-                                 "setup", "Game lost: bad seed")
+        if not journal_chain.seed_vouched_for(seed, deal_key, cut, shown):
+            return self._give_up(game_id, "its key, cut and seed do not match the commitment "
+                                 "shown at setup", "Game lost: bad seed")
         if verdict.setup_damaged:
             return self._give_up(game_id, "its setup or first action is damaged",
                                  "Last game unreadable")
@@ -382,7 +386,8 @@ class SqliteJournal:
             record = GameRecord(key, tuple(int(s) for s in seats.split(",")),
                                 decode_options(options), seed,
                                 [entry for _, entry, _ in rows[: verdict.kept]],
-                                None if deck_list is None else tuple(json.loads(deck_list)))
+                                None if deck_list is None else tuple(json.loads(deck_list)),
+                                deal_key, cut)
         except (ValueError, TypeError, AttributeError):
             return self._give_up(game_id, "its row does not decode", "Last game unreadable")
         if verdict.lost:

@@ -41,7 +41,7 @@ class Command:
 
 
 def parse(text: str) -> tuple[dict[str, Command], list[Command]]:
-    """The header settings (``table``, ``seed``, ``one-button``) and the commands."""
+    """The header settings (``table``, ``key``, ``one-button``) and the commands."""
     settings: dict[str, Command] = {}
     commands: list[Command] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -53,7 +53,7 @@ def parse(text: str) -> tuple[dict[str, Command], list[Command]]:
         except ValueError as error:
             raise ScriptError(number, f"cannot read this line ({error})") from None
         verb, args = words[0].lower(), tuple(words[1:])
-        if verb in ("table", "seed", "one-button"):
+        if verb in ("table", "key", "one-button"):
             settings[verb] = Command(number, verb, args)
         elif verb in VERBS:
             commands.append(Command(number, verb, args))
@@ -188,6 +188,11 @@ class ScriptRunner:
     def _join(self, *seats: str) -> None:
         for seat in seats:
             self._choose(seat, "Join")
+
+    def _cut(self, *seats: str) -> None:
+        """Each seat in turn cuts the deck: one ACT, at the moment the script has reached."""
+        for seat in seats:
+            self._choose(seat, "Cut the deck")
 
     def _choose(self, seat: str, label: str) -> None:
         """Tap PEEK until the bar offers ``label``, then ACT."""
@@ -327,6 +332,7 @@ USAGE = {  # what to write, for a line whose words do not fit its command
     "tap": "tap SEAT [BUTTON] (e.g. tap 2 or tap 2 peek)",
     "hold": "hold SEAT [BUTTON] [DURATION] (e.g. hold 2 peek 1s)",
     "join": "join SEAT... (e.g. join 1 2 3)",
+    "cut": "cut SEAT... (e.g. cut 1 2 3)",
     "choose": 'choose SEAT "LABEL" (e.g. choose 2 "End turn")',
     "expect": 'expect SEAT "TEXT" (e.g. expect 2 "Your turn")',
     "unplug": "unplug SEAT (e.g. unplug 2)",

@@ -27,6 +27,7 @@ NOTICE_PAGE = 1.5  # seconds per 21-character page of a notice
 MAX_NOTICE_PAGES = 6  # waiting pages beyond this drop routine notices: stale news misleads
 CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
+PEEK_PAGE = 2.5  # seconds per page of a PEEK face; the pages turn on this beat for every seat
 
 
 @dataclass
@@ -44,6 +45,8 @@ class SeatUI:
     highlight_until: float | None = None
     peeking: bool = False
     peek_until: float | None = None
+    peek_since: float | None = None
+    peek_turn: float | None = None  # the next page turn: one page or four, the same beat
     notice: str = ""
     notice_until: float | None = None
     pending: deque[Notice] = field(default_factory=deque)
@@ -130,15 +133,24 @@ class SeatUI:
     # --- peeks -----------------------------------------------------------------------------
 
     def start_peek(self, now: float) -> None:
-        self.peeking, self.peek_until = True, now + MAX_PEEK
+        self.peeking, self.peek_until, self.peek_since = True, now + MAX_PEEK, now
+        self.peek_turn = now + PEEK_PAGE
 
     def end_peek(self) -> None:
-        self.peeking, self.peek_until = False, None
+        self.peeking, self.peek_until, self.peek_since = False, None, None
+        self.peek_turn = None
+
+    def peek_page(self, now: float) -> int:
+        """Which page of its PEEK face the seat sees (the composer takes it round)."""
+        if self.peek_since is None:
+            return 0
+        return int((now - self.peek_since) // PEEK_PAGE)
 
     # --- time ------------------------------------------------------------------------------
 
     def deadlines(self) -> list[float]:
-        moments = (self.highlight_until, self.notice_until, self.peek_until, self.armed_until)
+        moments = (self.highlight_until, self.notice_until, self.peek_until, self.peek_turn,
+                   self.armed_until)
         return [t for t in moments if t]
 
     def expire(self, now: float) -> bool:
@@ -152,6 +164,9 @@ class SeatUI:
             changed = True
         if self.peek_until is not None and now >= self.peek_until:
             self.end_peek()
+            changed = True
+        while self.peek_turn is not None and now >= self.peek_turn:
+            self.peek_turn += PEEK_PAGE
             changed = True
         if self.armed_until is not None and now >= self.armed_until:
             self.disarm()

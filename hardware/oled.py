@@ -233,13 +233,18 @@ class OledScreen(SeatScreen):
             if not self._lit:
                 self._switch(on=True)
 
+    def disclose(self, image: Image.Image) -> None:
+        frame = self._frame_of(image)
+        with self._bus_errors():
+            self._write(frame, whole=True)
+            if not self._lit:
+                self._switch(on=True)
+
     def conceal(self, image: Image.Image) -> None:
         frame = self._frame_of(image)
-        if frame == self._frame and self._lit:
-            return
         with self._bus_errors():
             self._switch(on=False)
-            self._write(frame)
+            self._write(frame, whole=True)
             self._switch(on=True)
 
     def blank(self) -> None:
@@ -258,9 +263,10 @@ class OledScreen(SeatScreen):
             raise ValueError(f"a seat screen shows 128x64 mode-1 images, not {image!r}")
         return page_bytes(self._require_device().preprocess(image))
 
-    def _write(self, frame: bytes) -> None:
+    def _write(self, frame: bytes, *, whole: bool = False) -> None:
+        """Send what changed (``whole``: every byte, the same windows whatever the frame)."""
         device = self._require_device()
-        for window in plan(self._frame, frame, self._controller):
+        for window in plan(None if whole else self._frame, frame, self._controller):
             device.command(*self._controller.address(window))
             device.data(window.cut(frame))
         self._frame = frame

@@ -5,7 +5,10 @@ and which has no field for a secret, so the screen cannot show one by constructi
 tests check the pixels too. Between the app's calls it animates on its own: the hourglass
 sand runs down from the last known value (extrapolated on the same monotonic clock), a new
 banner pops in, and :meth:`PygamePublicScreen.reveal` shows a public reveal as a card that
-pops in and stays a few seconds.
+pops in and stays a few seconds, and :meth:`PygamePublicScreen.cue` flashes each tune's name
+with a note in the title bar's corner for a moment (for whoever did not hear it). The fair
+deal's commitment (the key, once the game is over) stands in the lower right corner, whole
+and as a QR code a phone can read.
 """
 
 from __future__ import annotations
@@ -17,15 +20,17 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import pygame
+import segno
 
-from .base import PublicPage, PublicScreen, Sand
-from .pygame_glass import GlassFace, draw_glass
+from .base import Code, PublicPage, PublicScreen, Sand
+from .pygame_glass import GlassState, draw_glass
 from .pygame_loop import PygameLoop
 
 PUBLIC_SIZE = (1280, 720)
 FPS = 12  # frames per second while something moves; none while nothing does
 POP_SECONDS = 0.45
 REVEAL_SECONDS = 5.0
+TUNE_SECONDS = 2.0
 MAX_LINES = 5
 BACKGROUND = (16, 18, 26)
 TITLE_BAR = (40, 44, 60)
@@ -34,10 +39,12 @@ INK = (235, 235, 240)
 DARK_INK = (16, 18, 26)
 BANNER = (190, 40, 48)
 CARD = (250, 244, 228)
+QR_DARK = (0, 0, 0)
+QR_LIGHT = (255, 255, 255)
 
 
 @dataclass(frozen=True)
-class PublicFace:
+class PublicFrame:
     """Everything the public screen shows at one moment, as text and numbers."""
 
     title: str
@@ -45,12 +52,17 @@ class PublicFace:
     big: str | None = None
     lines: tuple[str, ...] = ()
     banner: str | None = None
-    glass: GlassFace | None = None
+    glass: GlassState | None = None
     reveal: str | None = None
+    code: Code | None = None
+    tune: str | None = None  # a tune just played, flashed in the title bar
 
     def text(self) -> str:
         """Every word drawn, one item per line: what secrecy tests search."""
-        parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or ""]
+        code = f"{self.code.label} {self.code.text}" if self.code else ""
+        tune = f"♪ {self.tune}" if self.tune else ""
+        parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or "",
+                 code, tune]
         return "\n".join(part for part in parts if part)
 
 
@@ -67,8 +79,8 @@ def sand_left(glass: Sand, shown_at: float, now: float) -> float:
     return max(0.0, glass.remaining - (now - shown_at))
 
 
-def public_face(page: PublicPage, shown_at: float, now: float, reveal: str | None = None
-                ) -> PublicFace:
+def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None,
+                 tune: str | None = None) -> PublicFrame:
     """The face for ``page`` (handed over at ``shown_at``) at ``now``."""
     big, lines, glass = page.big, page.lines[:MAX_LINES], None
     sand = page.sand
@@ -76,13 +88,14 @@ def public_face(page: PublicPage, shown_at: float, now: float, reveal: str | Non
         left = sand_left(sand, shown_at, now)
         share = left / sand.length if sand.length else 0.0
         if sand.shown == "exact":
-            big, glass = clock_text(left), GlassFace(share, sand.running)
+            big, glass = clock_text(left), GlassState(share, sand.running)
         elif sand.shown == "bar":
-            glass = GlassFace(share, sand.running)
+            glass = GlassState(share, sand.running)
         else:
             state = "Hourglass running" if sand.running else "Hourglass stopped"
-            glass, lines = GlassFace(None, sand.running), (state, *lines[: MAX_LINES - 1])
-    return PublicFace(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal)
+            glass, lines = GlassState(None, sand.running), (state, *lines[: MAX_LINES - 1])
+    return PublicFrame(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
+                       page.code, tune)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -100,14 +113,20 @@ def _text(text: str, size: int, width: int, colour: tuple[int, int, int]) -> pyg
     return font(size).render(text, True, colour)
 
 
-def draw_public(surface: pygame.Surface, face: PublicFace, now: float, pop: float = 1.0,
+def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: float = 1.0,
                 reveal_pop: float = 1.0) -> None:
     """Draw ``face`` on the whole ``surface``; ``pop`` 0..1 scales a banner as it appears."""
     width, height = surface.get_size()
     surface.fill(BACKGROUND)
     bar = round(height * 0.14)
     _title(surface, face, bar)
+    if face.tune:
+        _tune_badge(surface, face.tune, bar, DARK_INK if face.highlight else INK)
     body = pygame.Rect(0, bar, width, height - bar).inflate(-round(width * 0.04), -bar // 2)
+    if face.code is not None:
+        column = round(body.height * 0.55)
+        _code(surface, face.code, pygame.Rect(body.right - column, body.top, column, body.height))
+        body.width -= column + body.width // 40
     if face.glass is not None:
         glass_rect = pygame.Rect(body.left, body.top, round(body.width * 0.3), body.height)
         draw_glass(surface, glass_rect, face.glass, now)
@@ -118,14 +137,56 @@ def draw_public(surface: pygame.Surface, face: PublicFace, now: float, pop: floa
         _reveal_card(surface, face.reveal, reveal_pop)
 
 
-def _title(surface: pygame.Surface, face: PublicFace, bar: int) -> None:
+def _tune_badge(surface: pygame.Surface, tune: str, bar: int,
+                colour: tuple[int, int, int]) -> None:
+    """A note and the tune's name at the right end of the title bar."""
+    name = _text(tune, round(bar * 0.5), surface.get_width() // 5, colour)
+    right, middle = surface.get_width() - bar // 3, bar // 2
+    surface.blit(name, name.get_rect(midright=(right, middle)))
+    head = round(bar * 0.12)
+    x = right - name.get_width() - bar // 3
+    note_head = (x - head * 2, middle + head // 2, head * 2, head * 3 // 2)
+    pygame.draw.ellipse(surface, colour, note_head)
+    pygame.draw.line(surface, colour, (x - 1, middle + head), (x - 1, middle - bar // 3), 3)
+    pygame.draw.line(surface, colour, (x - 1, middle - bar // 3), (x + head, middle - bar // 5), 3)
+
+
+@cache
+def qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR code of ``text`` as rows of dark (True) modules, with its quiet zone."""
+    code = segno.make(text, error="m", micro=False)
+    return tuple(tuple(bool(m) for m in row) for row in code.matrix_iter(border=4))
+
+
+def _code(surface: pygame.Surface, code: Code, area: pygame.Rect) -> None:
+    """``code`` in ``area``: its label, its text in rows of 16 (as a seat's PEEK shows it),
+    and its QR code below."""
+    size = round(area.width * 0.14)
+    rows = [code.label] + [code.text[i : i + 16] for i in range(0, len(code.text), 16)]
+    y = area.top
+    for row in rows:
+        image = _text(row, size, area.width, INK)
+        surface.blit(image, image.get_rect(midtop=(area.centerx, y)))
+        y += image.get_height()
+    modules = qr_modules(code.text)
+    side = min(area.width, area.bottom - y - size // 2)
+    cell = max(1, side // len(modules))
+    left = area.centerx - cell * len(modules) // 2
+    top = area.bottom - cell * len(modules)
+    for r, row in enumerate(modules):
+        for c, dark in enumerate(row):
+            colour = QR_DARK if dark else QR_LIGHT
+            surface.fill(colour, (left + c * cell, top + r * cell, cell, cell))
+
+
+def _title(surface: pygame.Surface, face: PublicFrame, bar: int) -> None:
     width = surface.get_width()
     surface.fill(HIGHLIGHT if face.highlight else TITLE_BAR, (0, 0, width, bar))
     text = _text(face.title, round(bar * 0.75), width - bar, DARK_INK if face.highlight else INK)
     surface.blit(text, text.get_rect(center=(width // 2, bar // 2)))
 
 
-def _body(surface: pygame.Surface, face: PublicFace, body: pygame.Rect, pop: float) -> None:
+def _body(surface: pygame.Surface, face: PublicFrame, body: pygame.Rect, pop: float) -> None:
     """The banner (popping in) or the big text, then the lines, centred as one block."""
     head = None
     if face.banner:
@@ -196,6 +257,8 @@ class _Shown:
     banner_since: float = -math.inf
     reveal: str | None = None
     reveal_since: float = -math.inf
+    tune: str | None = None
+    tune_since: float = -math.inf
 
 
 class PublicScene:
@@ -218,12 +281,17 @@ class PublicScene:
         with self._lock:
             self._shown.reveal, self._shown.reveal_since = text, now
 
-    def face(self, now: float) -> tuple[PublicFace, float, float]:
+    def cue(self, tune: str, now: float) -> None:
+        with self._lock:
+            self._shown.tune, self._shown.tune_since = tune, now
+
+    def face(self, now: float) -> tuple[PublicFrame, float, float]:
         """The face at ``now`` with the banner's and the reveal card's pop (0..1)."""
         with self._lock:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
-            face = public_face(shown.page, shown.at, now, reveal)
+            tune = shown.tune if now - shown.tune_since < TUNE_SECONDS else None
+            face = public_frame(shown.page, shown.at, now, reveal, tune)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
@@ -242,8 +310,8 @@ class PublicScene:
                           for since in (shown.banner_since, shown.reveal_since))
             if moving or popping:
                 return now + 1 / FPS
-            reveal_ends = shown.reveal_since + REVEAL_SECONDS
-            return reveal_ends if now < reveal_ends else None
+            ends = (shown.reveal_since + REVEAL_SECONDS, shown.tune_since + TUNE_SECONDS)
+            return min((end for end in ends if now < end), default=None)
 
 
 def _pop(age: float) -> float:
@@ -264,6 +332,10 @@ class PygamePublicScreen(PublicScreen):
     def reveal(self, text: str, now: float) -> None:
         """Show a public reveal (the rules' Reveal effect) as a card for a few seconds."""
         self.scene.reveal(text, now)
+        self._wake()
+
+    def cue(self, tune: str, now: float) -> None:
+        self.scene.cue(tune, now)
         self._wake()
 
 

@@ -118,7 +118,7 @@ def test_bad_input_displays_failing_at_random_never_stop_the_game() -> None:
     ("table 2\njoin 1\nchoose 1 \"Fly away\"\n", 3, "not offered 'Fly away'"),
     ("table 2\ntap 1 act\nexpect 2 \"unclosed\n", 3, "cannot read this line"),
     ("table nine\n", 1, "table: 1 to 8 seats"),
-    ("seed 12\n", 1, "seed: at least 16 bytes"),
+    ("key 12\n", 1, "key: 32 bytes in hex"),
     ("table 2\ntap 1 act now\n", 2, "'tap' takes other words: write tap SEAT"),
     ("table 2\nwait\n", 2, "write wait DURATION"),
     ("table 2\nexpect tune\n", 2, "write expect tune NAME"),

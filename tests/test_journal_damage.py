@@ -16,6 +16,7 @@ from companion.journal import NullJournal
 from companion.journal_file import SCHEMA_VERSION, check_wal
 from companion.journal_sqlite import SqliteJournal, state_digest
 from companion.statedir import journal_path, prepare_state_dir
+from engine.rng import deal_seed
 from tests.test_journal import SEED, new_game, play
 
 V1_SCHEMA = """
@@ -61,19 +62,39 @@ def edit(path: Path, sql: str, *args) -> None:
     db.close()
 
 
-@pytest.mark.parametrize("version", [1, 2])
+V3_SCHEMA = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, game_key TEXT NOT NULL, seats TEXT NOT NULL,
+    options TEXT NOT NULL, seed BLOB NOT NULL, deck_list TEXT, deal_key BLOB NOT NULL,
+    cut TEXT NOT NULL, seen REAL, finished REAL);
+CREATE TABLE entries (game INTEGER NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
+    seat INTEGER, action TEXT NOT NULL, at REAL NOT NULL, undoable INTEGER NOT NULL,
+    label TEXT NOT NULL, PRIMARY KEY (game, idx)) WITHOUT ROWID;
+PRAGMA user_version = 3;
+"""
+KEY = bytes(range(200, 232))
+CUT = "1@1000000 2@1200000 3@1300000"
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_an_older_journal_is_migrated_and_its_game_resumes(path, version):
-    """A journal from before deck lists (1) or before the chain (2) resumes after an
-    upgrade: the game in progress is not lost."""
-    record, state = new_game()
+    """A journal from before deck lists (1), before the cut (2) or before the chain (3)
+    resumes after an upgrade: the game in progress is not lost."""
+    seed = deal_seed(KEY, CUT) if version == 3 else SEED
+    record, state = new_game(seed)
     play(NullJournal(), record, state, 5)
     with sqlite3.connect(path) as db:
-        db.executescript(V1_SCHEMA)
-        if version == 2:
-            db.executescript("ALTER TABLE games ADD COLUMN deck_list TEXT; "
-                             "PRAGMA user_version = 2;")
-        db.execute("INSERT INTO games (game_key, seats, options, seed) VALUES (?, ?, ?, ?)",
-                   (record.game_key, "1,2,3", json.dumps(record.options), SEED))
+        if version == 3:
+            db.executescript(V3_SCHEMA)
+            db.execute("INSERT INTO games (game_key, seats, options, seed, deal_key, cut) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (record.game_key, "1,2,3", json.dumps(record.options), seed, KEY, CUT))
+        else:
+            db.executescript(V1_SCHEMA)
+            if version == 2:
+                db.executescript("ALTER TABLE games ADD COLUMN deck_list TEXT; "
+                                 "PRAGMA user_version = 2;")
+            db.execute("INSERT INTO games (game_key, seats, options, seed) VALUES (?, ?, ?, ?)",
+                       (record.game_key, "1,2,3", json.dumps(record.options), seed))
         for index, entry in enumerate(record.entries):
             db.execute("INSERT INTO entries VALUES (1, ?, ?, ?, ?, ?, ?)", (
                 index, entry.seat, entry.action, entry.at, int(entry.undoable), entry.label))
@@ -82,10 +103,26 @@ def test_an_older_journal_is_migrated_and_its_game_resumes(path, version):
     assert notices == [] and not aside(path)
     assert resumed_record.entries[:5] == record.entries
     assert state_digest(resumed_record.replay(resumed_record.entries[:5])) == state_digest(state)
+    assert (resumed_record.key, resumed_record.cut) == ((KEY, CUT) if version == 3 else (b"", ""))
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     db.close()
     assert resumed(path)[1] == []  # and it reads as whole the next time too
+
+
+def test_a_flipped_bit_in_the_key_or_the_cut_is_never_a_silent_re_deal(path):
+    """A game dealt from a key and a cut: either one damaged no longer gives the seed."""
+    seed = deal_seed(KEY, CUT)
+    for column, damaged in (("deal_key", bytes([KEY[0] ^ 1]) + KEY[1:]),
+                            ("cut", CUT.replace("2@", "3@"))):
+        journal = SqliteJournal(path)
+        record, state = new_game(seed)
+        record.key, record.cut = KEY, CUT
+        journal.begin(record)
+        play(journal, record, state, 3)
+        edit(path, f"UPDATE games SET {column} = ? WHERE finished IS NULL", damaged)
+        found, notices = resumed(path)
+        assert found is None and notices == ["Game lost: bad seed"]
 
 
 def test_a_damaged_schema_text_sets_the_file_aside_and_the_table_starts(path):

@@ -36,6 +36,7 @@ from hardware.base import (
 )
 from hardware.gpio import GpioVibrator
 from hardware.headless import HeadlessTable
+from tests.dealing import deal
 
 SEATS = (1, 2, 3)
 MOTOR_PIN = 26  # a pin the headless table leaves free
@@ -95,9 +96,9 @@ class Table:
 
     def __init__(self, headless: HeadlessTable, clock: FakeClock, cues: tuple[Effect, ...]):
         self.headless, self.clock = headless, clock
-        self.app = App(headless.hardware, clock=clock, seed_source=bytes)
+        self.app = App(headless.hardware, clock=clock, key_source=bytes)
         self.app.start()
-        self.app.start_game(StartGame(CountingGame(cues), SEATS, {}), clock())
+        deal(self.app, StartGame(CountingGame(cues), SEATS, {}))
         self.app.redraw()
         state = self.app.state
         assert isinstance(state, CountingState)
@@ -165,7 +166,7 @@ def test_the_action_a_seat_saw_is_the_one_the_rules_apply(headless):
 
 
 class BrokenBuzzer(Buzzer):
-    def play(self, tune: str) -> None:
+    def play(self, tune: str, volume: float = 1.0) -> None:
         raise RuntimeError("buzzer pin gone")
 
 
@@ -175,7 +176,10 @@ class BrokenMotor(Vibrator):
 
 
 class BrokenSpeaker(Speaker):
-    def say(self, text: str) -> None:
+    def say(self, text: str, volume: float = 1.0) -> None:
+        raise RuntimeError("no sound card")
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
         raise RuntimeError("no sound card")
 
 
@@ -184,6 +188,9 @@ class BrokenPublicScreen(PublicScreen):
         raise RuntimeError("HDMI unplugged")
 
     def reveal(self, text: str, now: float) -> None:
+        raise RuntimeError("HDMI unplugged")
+
+    def cue(self, tune: str, now: float) -> None:
         raise RuntimeError("HDMI unplugged")
 
 
