@@ -179,6 +179,7 @@ class App:
         for number in self.links.retries_due(now):
             self.screens.reconnect(number, now)
         self.loop.keep_alive(now)
+        self.effects.play(self.session.journal_news().effects, now)
 
     def _seat_link(self, event: SeatLink) -> None:
         if event.up:

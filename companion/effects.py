@@ -39,6 +39,7 @@ class Tell(Effect):
 
     text: str
     seat: int | None = None
+    important: bool = False  # never dropped for routine news (the journal's: not saving...)
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class EffectPlayer:
             self.status(f"Key revealed: {effect.key.hex()}")
             self._tell(KEY_NOTICE, at)
         elif isinstance(effect, Tell):
-            self._tell(effect.text, at, seat=effect.seat)
+            self._tell(effect.text, at, seat=effect.seat, important=effect.important)
         elif isinstance(effect, Status):
             self.status(effect.text)
         elif isinstance(effect, Forget):
