@@ -96,8 +96,7 @@ class Controller:
 
     def cost(self, window: Window) -> int:
         """Bytes on the wire: the addressing command plus the data blocks (2 bytes each extra)."""
-        blocks = -(-window.size // I2C_BLOCK)
-        return 2 + self.address_bytes + window.size + 2 * blocks
+        return _cost(2 + self.address_bytes, window.size)
 
 
 def _build_ssd1306(serial: i2c, rotate: int) -> LumaDevice:
@@ -116,44 +115,56 @@ CONTROLLERS = {
 
 
 def plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
-    """The cheapest windows that turn RAM ``old`` (None: unknown) into ``new``."""
-    spans = [_page_spans(old, new, page, controller) for page in range(PAGES)]
+    """The cheapest windows that turn RAM ``old`` (None: unknown) into ``new``.
+
+    Planned on plain integers (``(start, end)`` column runs, costs from sizes): this runs for
+    every changed screen of every event, so no :class:`Window` is made until the answer.
+    """
+    overhead = 2 + controller.address_bytes
+    runs = [_page_runs(old, new, page, overhead) for page in range(PAGES)]
     if not controller.multi_page:
-        return [window for page_windows in spans for window in page_windows]
-    changed = [page for page in range(PAGES) if spans[page]]
+        return [Window(page, page, start, end)
+                for page in range(PAGES) for start, end in runs[page]]
+    changed = [page for page in range(PAGES) if runs[page]]
     if not changed:
         return []
     first, last = changed[0], changed[-1] + 1  # pages outside cost nothing either way
-    return _merge_pages(spans[first:last], controller, first)
+    return _merge_pages(runs[first:last], overhead, first)
 
 
-def _page_spans(old: bytes | None, new: bytes, page: int, controller: Controller) -> list[Window]:
+def _cost(overhead: int, size: int) -> int:
+    """:meth:`Controller.cost` of a window of ``size`` bytes, for the controller's overhead."""
+    return overhead + size + 2 * -(-size // I2C_BLOCK)
+
+
+Run = tuple[int, int]
+
+
+def _page_runs(old: bytes | None, new: bytes, page: int, overhead: int) -> list[Run]:
     """Changed column runs of one page, merged wherever one write costs no more than two."""
     base = page * WIDTH
     row = new[base : base + WIDTH]
     if old is None:
-        runs = [(0, WIDTH)]
-    else:
-        before = old[base : base + WIDTH]
-        if before == row:
-            return []
-        runs = _changed_runs(before, row)
-    spans: list[Window] = []
-    for start, end in runs:
-        window = Window(page, page, start, end)
+        return [(0, WIDTH)]
+    before = old[base : base + WIDTH]
+    if before == row:
+        return []
+    spans: list[Run] = []
+    for start, end in _changed_runs(before, row):
         if spans:
-            merged = Window(page, page, spans[-1].start, end)
-            if controller.cost(merged) <= controller.cost(spans[-1]) + controller.cost(window):
-                spans[-1] = merged
+            left, right = spans[-1]
+            if (_cost(overhead, end - left)
+                    <= _cost(overhead, right - left) + _cost(overhead, end - start)):
+                spans[-1] = (left, end)
                 continue
-        spans.append(window)
+        spans.append((start, end))
     return spans
 
 
 _CHANGED = re.compile(rb"[^\x00]+")
 
 
-def _changed_runs(before: bytes, after: bytes) -> list[tuple[int, int]]:
+def _changed_runs(before: bytes, after: bytes) -> list[Run]:
     """``(start, end)`` of each run of columns that differ: a clock tick has one or two.
 
     XOR of the two rows as integers marks every changed byte non-zero, and a regular
@@ -164,32 +175,47 @@ def _changed_runs(before: bytes, after: bytes) -> list[tuple[int, int]]:
     return [match.span() for match in _CHANGED.finditer(diff)]
 
 
-def _merge_pages(spans: list[list[Window]], controller: Controller, first: int) -> list[Window]:
-    """Split the pages into runs, each sent page by page or as one window (cheapest overall).
+def _merge_pages(runs: list[list[Run]], overhead: int, first: int) -> list[Window]:
+    """Split the pages into groups, each sent page by page or as one window (cheapest overall).
 
-    ``spans`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned.
+    ``runs`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned. A
+    group of one page sends its own runs; a longer group one window bounding all its runs.
+    ``best[end]`` is the cheapest plan of the first ``end`` pages and where its last group
+    starts; among equal costs the earliest start wins.
     """
-    best: list[tuple[int, list[Window]]] = [(0, [])]
-    for end in range(1, len(spans) + 1):
-        options = []
-        for start in range(end):
-            cost, windows = best[start]
-            group = _group_windows(spans, start, end, first)
-            options.append((cost + sum(map(controller.cost, group)), windows + group))
-        best.append(min(options, key=lambda option: option[0]))
-    return best[-1][1]
+    alone = [sum(_cost(overhead, end - start) for start, end in page) for page in runs]
+    best: list[tuple[int, int]] = [(0, 0)]
+    for end in range(1, len(runs) + 1):
+        choice = (best[end - 1][0] + alone[end - 1], end - 1)
+        left, right = _bounds(runs[end - 1], WIDTH, 0)
+        for start in range(end - 2, -1, -1):
+            left, right = _bounds(runs[start], left, right)
+            group = _cost(overhead, (right - left) * (end - start)) if right > left else 0
+            if best[start][0] + group <= choice[0]:
+                choice = (best[start][0] + group, start)
+        best.append(choice)
+    windows: list[Window] = []
+    end = len(runs)
+    while end > 0:
+        start = best[end][1]
+        if end - start == 1:
+            windows[:0] = [Window(first + start, first + start, low, high)
+                           for low, high in runs[start]]
+        else:
+            left, right = WIDTH, 0
+            for page in runs[start:end]:
+                left, right = _bounds(page, left, right)
+            if right > left:
+                windows.insert(0, Window(first + start, first + end - 1, left, right))
+        end = start
+    return windows
 
 
-def _group_windows(spans: list[list[Window]], start: int, end: int, first: int) -> list[Window]:
-    """Pages ``start..end-1`` as sent: their own spans for one page, else one bounding window."""
-    if end - start == 1:
-        return spans[start]
-    inside = [window for page in spans[start:end] for window in page]
-    if not inside:
-        return []
-    left = min(window.start for window in inside)
-    right = max(window.end for window in inside)
-    return [Window(first + start, first + end - 1, left, right)]
+def _bounds(runs: list[Run], left: int, right: int) -> Run:
+    """The columns ``left..right`` widened to cover ``runs``."""
+    for low, high in runs:
+        left, right = min(left, low), max(right, high)
+    return left, right
 
 
 class OledScreen(SeatScreen):
