@@ -122,8 +122,9 @@ class App:
         self.session.close(self.clock())
         self.screens.blank_all(self.clock())
 
-    def run(self, events: queue.Queue | queue.SimpleQueue) -> None:
-        self.loop.run(self, events)
+    def run(self, events: queue.Queue | queue.SimpleQueue,
+            on_ready: Callable[[], None] | None = None) -> None:
+        self.loop.run(self, events, on_ready)
 
     # --- one step: events in, due deadlines, one redraw ------------------------------------------
 
