@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import luma.core.device
 import luma.core.error
 from luma.core.device import device as LumaDevice
 from luma.core.interface.serial import i2c
@@ -100,11 +101,40 @@ class Controller:
 
 
 def _build_ssd1306(serial: i2c, rotate: int) -> LumaDevice:
-    return ssd1306(serial, rotate=rotate)
+    with _no_exit_hook():
+        device = ssd1306(serial, rotate=rotate)
+    # Two 8192-entry tables (~0.6 MiB) that only luma's own display() reads; we never call it.
+    for table in ("_mask", "_offsets"):
+        vars(device).pop(table, None)
+    return device
 
 
 def _build_sh1106(serial: i2c, rotate: int) -> LumaDevice:
-    return sh1106(serial, rotate=rotate, page_address_offset=SH1106_COLUMN_OFFSET)
+    with _no_exit_hook():
+        return sh1106(serial, rotate=rotate, page_address_offset=SH1106_COLUMN_OFFSET)
+
+
+class _NoExitHooks:
+    @staticmethod
+    def register(hook: Callable[[], None]) -> None:
+        pass
+
+
+@contextmanager
+def _no_exit_hook() -> Iterator[None]:
+    """Build a luma device without the exit hook luma registers for each one.
+
+    The hook holds its device for the life of the process, so every reconnect and every
+    reload (SIGHUP) would keep one more device alive; and all it would do at exit is clean up
+    a device we retired or a bus already closed. The table blanks its screens itself on a
+    clean stop (``App.close``). Devices are built on the loop thread only.
+    """
+    saved = luma.core.device.atexit
+    luma.core.device.atexit = _NoExitHooks  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        luma.core.device.atexit = saved
 
 
 CONTROLLERS = {
@@ -222,9 +252,8 @@ class OledScreen(SeatScreen):
     """A seat's SSD1306 or SH1106 on an I2C bus (an ``SMBus``, a mux channel, a recorder).
 
     The screen starts offline: :meth:`reconnect` probes the display and runs luma's init
-    sequence (display off, clear, display on). Probing first matters because every luma device
-    registers an exit hook that lives until the process ends: a display that stays unplugged
-    for an evening must not pile one up on each retry.
+    sequence (display off, clear, display on). Probing first keeps a display that stays
+    unplugged for an evening from costing a whole init sequence on each retry.
     """
 
     def __init__(
@@ -301,10 +330,8 @@ class OledScreen(SeatScreen):
         return self._device
 
     def _retire(self) -> None:
-        """Drop the luma device; ``persist`` keeps its exit hook from writing to the bus."""
-        if self._device is not None:
-            self._device.persist = True
-            self._device = None
+        """Drop the luma device (it has no exit hook to keep it alive: see _no_exit_hook)."""
+        self._device = None
         self._frame = None
         self._lit = False
 
