@@ -33,7 +33,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
 from .base import SCREEN_SIZE, SeatScreen
-from .bus import I2cBus
+from .bus import BusWriter, I2cBus
 
 WIDTH, HEIGHT = SCREEN_SIZE
 PAGES = HEIGHT // 8
@@ -257,7 +257,8 @@ class OledScreen(SeatScreen):
     """
 
     def __init__(
-        self, bus: I2cBus, *, driver: str = "ssd1306", address: int = 0x3C, rotate: int = 0
+        self, bus: I2cBus, *, driver: str = "ssd1306", address: int = 0x3C, rotate: int = 0,
+        writer: BusWriter | None = None,
     ) -> None:
         if driver not in CONTROLLERS:
             raise ValueError(f"unknown OLED driver {driver!r}; known: {', '.join(CONTROLLERS)}")
@@ -265,9 +266,13 @@ class OledScreen(SeatScreen):
         self._controller = CONTROLLERS[driver]
         self._address = address
         self._rotate = rotate
+        self._writer = writer
+        if writer is not None:
+            writer.attach()
         self._device: LumaDevice | None = None
-        self._frame: bytes | None = None
+        self._frame: bytes | None = None  # the RAM once every update handed over is sent
         self._lit = False
+        self._failure: OSError | None = None  # a handed-over update that failed, not yet told
 
     @property
     def online(self) -> bool:
@@ -275,54 +280,100 @@ class OledScreen(SeatScreen):
 
     def reconnect(self) -> None:
         self._retire()
-        with self._bus_errors():
+
+        def init() -> None:
             self._bus.write_i2c_block_data(self._address, COMMAND_MODE, [NOP])
             serial = i2c(bus=self._bus, address=self._address)
             self._device = self._controller.build(serial, self._rotate)
+
+        self._now(init)
         self._lit = True
 
     def show(self, image: Image.Image) -> None:
         frame = self._frame_of(image)
-        with self._bus_errors():
-            self._write(frame)
-            if not self._lit:
-                self._switch(on=True)
+        self._update(frame, off_first=False, on_after=not self._lit)
 
     def conceal(self, image: Image.Image) -> None:
         frame = self._frame_of(image)
         if frame == self._frame and self._lit:
             return
-        with self._bus_errors():
-            self._switch(on=False)
-            self._write(frame)
-            self._switch(on=True)
+        self._update(frame, off_first=True, on_after=True)
 
     def blank(self) -> None:
+        self._raise_failure()
         self._require_device()
-        with self._bus_errors():
-            self._switch(on=False)
-            self._frame = None
-            self._write(BLANK_FRAME)
+        self._frame = None
+        self._update(BLANK_FRAME, off_first=True, on_after=False, wait=True)
 
     def close(self) -> None:
         self._retire()
-        self._bus.close()
+        self._now(self._bus.close)
+        if self._writer is not None:
+            self._writer.release()
 
     def _frame_of(self, image: Image.Image) -> bytes:
         if image.mode != "1" or image.size != SCREEN_SIZE:
             raise ValueError(f"a seat screen shows 128x64 mode-1 images, not {image!r}")
+        self._raise_failure()
         return page_bytes(self._require_device().preprocess(image))
 
-    def _write(self, frame: bytes) -> None:
-        device = self._require_device()
-        for window in plan(self._frame, frame, self._controller):
-            device.command(*self._controller.address(window))
-            device.data(window.cut(frame))
-        self._frame = frame
+    def _update(self, frame: bytes, *, off_first: bool, on_after: bool,
+                wait: bool = False) -> None:
+        """Plan the change from the RAM as it will be, and hand the bytes to the bus
+        (``wait``: and wait until they are sent, as blanking at start and stop does).
 
-    def _switch(self, *, on: bool) -> None:
-        self._require_device().command(DISPLAY_ON if on else DISPLAY_OFF)
-        self._lit = on
+        The plan is made here, on the caller's thread, against ``_frame`` (what the RAM holds
+        once everything handed over before is sent), so updates queued on a writer stack up
+        correctly; the writer only sends.
+        """
+        device = self._require_device()
+        windows = plan(self._frame, frame, self._controller)
+        address = self._controller.address
+        self._frame, self._lit = frame, on_after or (self._lit and not off_first)
+
+        def send() -> None:
+            if self._device is not device:
+                return  # retired (or failed) since: its reconnect sends a whole frame
+            if off_first:
+                device.command(DISPLAY_OFF)
+            for window in windows:
+                device.command(*address(window))
+                device.data(window.cut(frame))
+            if on_after:
+                device.command(DISPLAY_ON)
+
+        if self._writer is None or wait:
+            self._now(send)
+        else:
+            self._writer.submit(self._converted(send), self._failed)
+
+    def _now(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on the bus now (after anything queued on its writer) and wait."""
+        with self._bus_errors():
+            if self._writer is None:
+                job()
+            else:
+                self._writer.call(self._converted(job))
+
+    def _converted(self, job: Callable[[], None]) -> Callable[[], None]:
+        def converted() -> None:
+            try:
+                job()
+            except luma.core.error.DeviceNotFoundError as error:
+                raise OSError(errno.EREMOTEIO, str(error)) from error
+
+        return converted
+
+    def _failed(self, error: OSError) -> None:
+        """On the writer's thread: the display stopped answering; say so on the next call."""
+        self._device = None
+        self._failure = error
+
+    def _raise_failure(self) -> None:
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            self._frame, self._lit = None, False
+            raise failure
 
     def _require_device(self) -> LumaDevice:
         if self._device is None:
@@ -334,6 +385,7 @@ class OledScreen(SeatScreen):
         self._device = None
         self._frame = None
         self._lit = False
+        self._failure = None
 
     @contextmanager
     def _bus_errors(self) -> Iterator[None]:
