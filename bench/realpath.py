@@ -23,7 +23,7 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -33,7 +33,7 @@ from companion.journal_sqlite import SqliteJournal
 from companion.sdnotify import Notifier
 from hardware.base import ButtonEdge, ButtonName, QuitRequested
 from hardware.build import build_table
-from hardware.bus import MUX_ADDRESSES, Transfer
+from hardware.bus import MUX_ADDRESSES, BusWriter, Transfer
 from hardware.config import TableConfig, parse_config
 
 from . import zero
@@ -87,7 +87,12 @@ class TimedBus:
 
 
 class Tracer:
-    """Collects the loop thread's step for the edge the bot is waiting on."""
+    """Collects the loop thread's step for the edge the bot is waiting on.
+
+    A transfer is stamped when it reaches the bus (``perf_counter``, on whichever thread
+    sends it) and with the loop thread's CPU time when the loop handed it over: at once on
+    the loop's own thread, or when it queued the job on a bus's writer thread.
+    """
 
     def __init__(self) -> None:
         self.traces: list[zero.Trace] = []
@@ -95,18 +100,49 @@ class Tracer:
         self.record = False
         self.step_done = threading.Event()
         self.lock = threading.Lock()  # the bot reads the app only between steps
+        self.loop_thread: threading.Thread | None = None
+        self.handed = threading.local()  # on a writer thread: (trace, loop CPU) of its job
 
     def sent(self, bus: int, seat: int | None, transfer: Transfer) -> None:
-        if self.current is not None:
-            self.current.sent.append(zero.Sent(time.perf_counter(), bus, seat,
-                                               transfer.wire_bytes))
+        handed = getattr(self.handed, "job", None)
+        writer_cpu = 0.0
+        if handed is not None:
+            trace, cpu = handed
+            now = time.thread_time()
+            writer_cpu, self.handed.since = now - self.handed.since, now
+        elif threading.current_thread() is self.loop_thread and self.current is not None:
+            trace, cpu = self.current, time.thread_time()
+        else:
+            return
+        if trace is not None:
+            trace.sent.append(zero.Sent(time.perf_counter(), cpu, bus, seat,
+                                        transfer.wire_bytes, writer_cpu))
+
+    def traced_submit(self, writer: BusWriter) -> None:
+        """Tag each job the loop queues on ``writer`` with the trace and the loop's CPU."""
+        submit = writer.submit
+
+        def traced(job: Callable[[], None], failed: Callable[[OSError], None]) -> None:
+            handed = (self.current, time.thread_time())
+
+            def tagged() -> None:
+                self.handed.job = handed
+                self.handed.since = time.thread_time()
+                try:
+                    job()
+                finally:
+                    self.handed.job = None
+
+            submit(tagged, failed)
+
+        writer.submit = traced  # type: ignore[method-assign]
 
     @contextlib.contextmanager
     def journaling(self) -> Iterator[None]:
-        started = time.perf_counter()
+        started = time.thread_time()
         yield
         if self.current is not None:
-            self.current.journaled.append((started, time.perf_counter()))
+            self.current.journaled.append((started, time.thread_time()))
 
 
 class RealTable:
@@ -125,8 +161,13 @@ class RealTable:
                        seed_source=lambda n: BENCH_SEED)
         self._wrap_step()
         self._wrap_journal()
+        self.writers = {id(w): w for s in self.hardware.seats.values()
+                        if (w := getattr(s.screen, "_writer", None)) is not None}.values()
+        for writer in self.writers:
+            self.tracer.traced_submit(writer)
         self._pending: zero.Trace | None = None
         self.thread = threading.Thread(target=self._serve, name="loop")
+        self.tracer.loop_thread = self.thread
         self.thread.start()
 
     def _serve(self) -> None:
@@ -157,6 +198,7 @@ class RealTable:
                 if mine:
                     assert pending is not None
                     pending.started = time.perf_counter()
+                    pending.cpu_started = time.thread_time()
                     tracer.current = pending
                 try:
                     step(*events)
@@ -196,6 +238,8 @@ class RealTable:
             self.factory.pin(pin).drive_high()
         if not self.tracer.step_done.wait(5.0):
             raise RuntimeError("the loop did not take a button edge within 5 s")
+        for writer in self.writers:
+            writer.call(lambda: None)  # the step's bytes are all on the wire (and stamped)
         if self.tracer.record and trace.sent:
             self.tracer.traces.append(trace)
 
@@ -289,7 +333,8 @@ def figures(found: Sequence[zero.Trace], journal_cpu: float, seats: int) -> list
         *_spread("real_last_byte", f"press to step's last byte on bus, here ({handed.count} "
                  f"edges, {len(every)} redraw all {seats})", handed, None),
     ]
-    for threaded, name in ((False, "one loop thread"), (True, "a writer thread per bus")):
+    for threaded, name in ((False, "writes on the loop thread (before)"),
+                           (True, "a writer thread per bus (as built)")):
         on_pi = zero.replay_all(found, threaded=threaded, journal_cpu=journal_cpu)
         own = spread([p.presser_done * 1000 for p in on_pi if p.presser_done is not None])
         last = spread([p.last_done * 1000 for p in on_pi if p.last_done is not None])

@@ -1,11 +1,16 @@
 """A Raspberry Pi Zero 2 W, as a model the real-shaped presses are replayed through.
 
-The press bench records what the loop thread did after each press, here: how long it
-computed, when it journaled, and every I2C transfer (its bus and seat, its bytes). This
-module replays that trace on the Pi: computing takes ``CPU_FACTOR`` times as long, a journal
-append costs its own computing scaled plus an SD card's commit, and a transfer spends its wire
-time on its bus. Where the table writes each bus on its own thread (``threaded``), the loop
-hands a transfer over and goes on while the bus is busy; otherwise the loop waits for it.
+The press bench records what the loop thread did after each press, here: how much CPU it
+spent (``time.thread_time``, so a busy machine's waits for a core do not count), when it
+journaled, and every I2C transfer (its bus and seat, its bytes). This module replays that
+trace on the Pi: the loop wakes ``WAKE`` after the press, computing takes ``CPU_FACTOR`` times
+as long, a journal append costs its own computing scaled plus an SD card's commit, and a
+transfer spends its wire time on its bus. Where the table writes each bus on its own thread
+(``threaded``), the loop hands a transfer over and goes on while the bus is busy; otherwise
+the loop waits for it; the writer's own computing (luma's block splitting, smbus2's call)
+is charged to the loop too, as the GIL serialises it. A press is replayed on an idle loop:
+one that lands during an hourglass tick's redraw also waits for that (a tick changes one
+digit on each seat).
 
 The constants and where they come from:
 
@@ -26,6 +31,8 @@ The constants and where they come from:
   the WAL frame and the file system's journal and waits for both to be flushed; cards
   without A1 are several times slower (see the PostgreSQL-on-Pi measurements by RustProof
   Labs, "Postgres and Pi: use the right SD card", 2019). 10 ms is a careful A1 figure.
+- ``WAKE``: 0.2 ms from the button's edge to the loop thread running: gpiozero's callback,
+  the queue, a futex wake on an idle core. An estimate, a few times what it takes here.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ FRAMING_BITS = 2
 TRANSFER_OVERHEAD = 100e-6
 CPU_FACTOR = 10.0
 SD_COMMIT = 0.010
+WAKE = 0.0002
 
 
 def wire_seconds(wire_bytes: int) -> float:
@@ -48,12 +56,15 @@ def wire_seconds(wire_bytes: int) -> float:
 
 @dataclass(frozen=True)
 class Sent:
-    """One transfer as the loop thread handed it over: when (``perf_counter``), where, how big."""
+    """One transfer as the loop thread handed it over: when (``perf_counter``), after how
+    much of the loop thread's CPU (``thread_time``), where, how big."""
 
     at: float
+    cpu: float
     bus: int
     seat: int | None  # None: the mux's channel switch
     wire_bytes: int
+    writer_cpu: float = 0.0  # a writer thread's own CPU to make this transfer (luma, smbus)
 
 
 @dataclass
@@ -63,8 +74,10 @@ class Trace:
     seat: int
     pressed_at: float
     started: float = 0.0  # the loop thread took the edge
+    cpu_started: float = 0.0  # the loop thread's thread_time then
     ended: float = 0.0  # its step was over
-    journaled: list[tuple[float, float]] = field(default_factory=list)  # appends: start, end
+    journaled: list[tuple[float, float]] = field(default_factory=list)  # appends: CPU at
+    # their start and end (thread_time)
     sent: list[Sent] = field(default_factory=list)
 
     def seats_changed(self) -> set[int]:
@@ -84,21 +97,25 @@ def replay(trace: Trace, *, threaded: bool, journal_cpu: float) -> OnPi:
     commit measured on a RAM disk): the rest of an append here is this disk's flush, which
     the Pi replaces with ``SD_COMMIT``."""
     moments: list[tuple[float, int, object]] = [(a, 0, b) for a, b in trace.journaled]
-    moments += [(s.at, 1, s) for s in trace.sent]
+    moments += [(s.cpu, 1, s) for s in trace.sent]
     moments.sort(key=lambda moment: (moment[0], moment[1]))
-    now = (trace.started - trace.pressed_at) * CPU_FACTOR
-    here = trace.started
+    now = WAKE
+    cpu = trace.cpu_started
     bus_free: dict[int, float] = {}
     done: dict[int, float] = {}
     for at, kind, what in moments:
-        now += max(0.0, at - here) * CPU_FACTOR
+        now += max(0.0, at - cpu) * CPU_FACTOR
+        cpu = max(cpu, at)
         if kind == 0:
             assert isinstance(what, float)
             now += journal_cpu * CPU_FACTOR + SD_COMMIT
-            here = what
+            cpu = what
             continue
         assert isinstance(what, Sent)
         wire = wire_seconds(what.wire_bytes)
+        # Making the transfer (luma, smbus2) is Python: on the loop thread, or on a writer
+        # holding the GIL (the ioctl lets it go), so the loop cannot compute meanwhile.
+        now += what.writer_cpu * CPU_FACTOR
         if threaded:
             finished = bus_free[what.bus] = max(bus_free.get(what.bus, 0.0), now) + wire
         else:
@@ -106,7 +123,6 @@ def replay(trace: Trace, *, threaded: bool, journal_cpu: float) -> OnPi:
             finished = now
         if what.seat is not None:
             done[what.seat] = finished
-        here = max(here, at)
     return OnPi(done.get(trace.seat), max(done.values(), default=None))
 
 
