@@ -100,13 +100,13 @@ def _watch_frames(table: BenchTable) -> Frames:
     for seat in table.table.hardware.seats.values():
         screen = seat.screen
         assert isinstance(screen, OledScreen)
-        write = screen._write
+        update = screen._update
 
-        def watched(frame: bytes, _screen=screen, _write=write) -> None:
+        def watched(frame: bytes, _screen=screen, _update=update, **how: bool) -> None:
             frames.append((_screen._controller, _screen._frame, frame))
-            _write(frame)
+            _update(frame, **how)
 
-        screen._write = watched  # type: ignore[method-assign]
+        screen._update = watched  # type: ignore[method-assign]
     return frames
 
 
