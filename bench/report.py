@@ -1,4 +1,4 @@
-"""One row per figure: its value, its budget from DESIGN §9 and the naive baseline beside it."""
+"""One row per figure: its value, its budget and the naive baseline beside it."""
 
 from __future__ import annotations
 

@@ -36,6 +36,8 @@ from .session import Session
 
 log = logging.getLogger(__name__)
 
+CHOICES_CHANGED = "Choices changed"
+
 
 @dataclasses.dataclass(frozen=True)
 class ReloadRequested:
@@ -64,7 +66,8 @@ class App:
         self.links = Links()
         self.session = Session(self.seat_numbers, lobby or Lobby(self.seat_numbers),
                                journal or NullJournal(), seed_source, dict(deck_lists or {}))
-        self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None))
+        self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
+                                    self.session.memory)
         self.composer = Composer(self.session, self.ui, self.links)
         self.screens = ScreenKeeper(hardware, self.links)
         one_button = frozenset(n for n, s in hardware.seats.items() if s.one_button)
@@ -203,6 +206,10 @@ class App:
         elif g.gesture is Gesture.PEEK_END:
             seat.end_peek()
         elif g.gesture is Gesture.ACT:
+            if seat.lost(self.session.offers(g.seat)):  # never another action, silently
+                seat.reset_highlight()
+                seat.tell(CHOICES_CHANGED, g.at)
+                return
             action, _ = seat.current(self.session.offers(g.seat))
             if action is not None and not seat.needs_second_press(action, g.at):
                 self.choose(g.seat, action, g.at)

@@ -4,7 +4,8 @@ A seat's face starts from what the lobby or the game shows it (its view), and th
 to it here and nowhere else: PAUSED in the title, the restart notice, the seed's commitment
 (public face) and the seed itself (PEEK face) once the game is over, the hourglass as big
 digits or a bar, the bottom bar, a notice in the title bar, and the alert for seats whose
-screen is down. While a seat holds PEEK it sees its secret face instead.
+screen is down. While a seat holds PEEK it sees its secret face instead: a sealed face (see
+companion/render.py), in pages of three lines that turn every few seconds while PEEK is held.
 
 The public face (``seat`` None) is built the same way; from its hourglass the composer also
 says when the shown seconds next change, so the loop never reads a view to find a deadline.
@@ -18,9 +19,10 @@ from collections.abc import Mapping
 
 from engine.api import HourglassFace, SeatView, SecretFace
 from engine.rng import commitment
+from engine.text import fit
 
 from .links import Links
-from .render import Face
+from .render import SEALED_ROWS, Face
 from .seat_ui import SeatUI
 from .session import Session
 
@@ -46,7 +48,7 @@ class Composer:
             lines = (RESTARTED, *view.lines[: 0 if view.big else 2])
             view = dataclasses.replace(view, lines=lines)
         if state.is_terminal() and seat is not None:
-            view = dataclasses.replace(view, secret=seed_face(record.seed))
+            view = dataclasses.replace(whole_outcome(view), secret=seed_face(record.seed))
         if seat is None or seat not in state.seats:
             lines = (*view.lines, *fairness_lines(record.seed, state.is_terminal()))
             view = dataclasses.replace(view, lines=lines)
@@ -59,8 +61,11 @@ class Composer:
         ui = self.ui[seat]
         view = self.view(seat, now)
         if ui.peeking:
-            return secret_face_for(view)
+            return secret_face_for(view, ui.peek_page(now))
         face = face_for(view, *ui.bar(self.session.offers(seat)))
+        question = self.session.menu.question(seat)
+        if question:  # the seat answers the table's question: it is the title until answered
+            face = dataclasses.replace(face, title=question, inverted_title=True)
         if ui.notice:
             face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
         down = [n for n in self.links.down() if n != seat]
@@ -68,6 +73,18 @@ class Composer:
             return face
         alert = "! Seat " + ",".join(str(n) for n in down) + " offline"
         return dataclasses.replace(face, lines=(alert, *face.lines))
+
+
+def whole_outcome(view: SeatView) -> SeatView:
+    """A finished game's screen shows its outcome whole: when a banner or the hourglass
+    would leave room for only its first line, the banner's words join the title instead
+    ("Game over: LOST") and the sand, no longer running, gives way."""
+    room = 3 if not (view.banner or view.big or view.hourglass) else 1
+    if len(view.lines) <= room:
+        return view
+    title = fit(f"{view.title}: {view.banner}", view.banner) if view.banner else view.title
+    return dataclasses.replace(view, title=title, banner=None, big=None, hourglass=None,
+                               highlight=True)
 
 
 def seed_face(seed: bytes) -> SecretFace:
@@ -123,12 +140,20 @@ def face_for(view: SeatView, bar: str = "", bar_right: str = "") -> Face:
     )
 
 
-def secret_face_for(view: SeatView) -> Face:
-    """The PEEK face: only ever drawn while the seat holds PEEK."""
-    secret = view.secret
-    if secret is None:
-        return Face(title="Nothing secret", lines=("You hold no secret", "in this game."))
-    return Face(title=secret.title, inverted_title=True, lines=secret.lines, bar="release PEEK")
+NOTHING_SECRET = SecretFace("Nothing secret", ("You hold no secret", "in this game:",
+                                                "all is on the table"))
+
+
+def secret_face_for(view: SeatView, page: int = 0) -> Face:
+    """The PEEK face, sealed, only ever drawn while the seat holds PEEK: page ``page`` (taken
+    round) of its lines, three a page. A game gives a number of lines that the table may know
+    (it depends on public facts only), so the page count tells nobody anything either."""
+    secret = view.secret or NOTHING_SECRET
+    pages = max(1, -(-len(secret.lines) // SEALED_ROWS))
+    first = page % pages * SEALED_ROWS
+    return Face(title=secret.title, lines=secret.lines[first : first + SEALED_ROWS],
+                bar="release PEEK", bar_right=f"{page % pages + 1}/{pages}" if pages > 1 else "",
+                sealed=True)
 
 
 def _hourglass_parts(glass: HourglassFace, view: SeatView):

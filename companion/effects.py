@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView, Vibrate
 from hardware.base import TableHardware
 
+from .memory import TableMemory
 from .public_view import public_page
 from .seat_ui import SeatUI
 
@@ -54,10 +55,11 @@ class Forget(Effect):
 
 class EffectPlayer:
     def __init__(self, hardware: TableHardware, ui: Mapping[int, SeatUI],
-                 on_status: Callable[[str], None]) -> None:
+                 on_status: Callable[[str], None], memory: TableMemory | None = None) -> None:
         self.hardware = hardware
         self.ui = ui
         self.on_status = on_status
+        self.memory = memory or TableMemory()  # each seat's own cues
         self.tunes: list[str] = []  # every tune played, for scripts and tests
 
     def play(self, effects: Iterable[Effect], at: float) -> None:
@@ -107,6 +109,10 @@ class EffectPlayer:
             _guarded(f"the buzzer playing '{tune}'", lambda: buzzer.play(tune))
 
     def vibrate(self, seat: int, pattern: str) -> None:
+        """Felt only by ``seat``, unless that seat turned its vibration off."""
+        if self.memory.cue(seat, "vibration") == "off":
+            return
+
         def pulse() -> None:
             vibrator = self.hardware.seats[seat].vibrator
             if vibrator is not None:

@@ -1,10 +1,10 @@
 """From raw, bouncing button edges to what a player meant: a press, a tap, a hold.
 
-Debounce is on the leading edge (DESIGN §5): the first edge is accepted at once, so a press
-costs no latency, then the button is locked out for ``LOCKOUT`` seconds; when the lockout ends
-the last raw level is compared with the accepted one, so a release that bounced inside the
-lockout is still seen. A button held longer than ``STUCK_AFTER`` is reported stuck and
-ignored until it is let go.
+Debounce is on the leading edge (docs/ARCHITECTURE.md §4): the first edge is accepted at
+once, so a press costs no latency, then the button is locked out for ``LOCKOUT`` seconds; when
+the lockout ends the last raw level is compared with the accepted one, so a release that
+bounced inside the lockout is still seen. A button held longer than ``STUCK_AFTER`` is
+reported stuck and ignored until it is let go.
 
 Two-button seats: ACT acts on the press; a PEEK released before ``HOLD_TIME`` is a tap (move
 the highlight), held longer it shows the seat's secret until released. One-button seats: a

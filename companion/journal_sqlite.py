@@ -1,4 +1,6 @@
-"""The durable journal: every applied action in SQLite before its effects play (DESIGN §6).
+"""The durable journal: every applied action in SQLite before its effects play.
+
+Why and how: docs/ARCHITECTURE.md §5.
 
 One file, ``journal.sqlite3`` in the state directory, mode 0600: it holds every game's seed.
 WAL with ``synchronous=FULL`` makes each append one fsync'd transaction, so an action the

@@ -12,8 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import registry
-from engine.api import Action, Game, SeatView
+from engine.api import Action, Game, Option, SeatView
 from engine.exc import IllegalAction
+
+from .memory import TableMemory
+
+NARRATED, SILENT = "narrated", "silent"  # an option with both: narration spoken or not
+NO_SPEAKER = "No speaker: silent"
 
 
 @dataclass(frozen=True)
@@ -34,17 +39,26 @@ class Lobby:
     game: Game | None = None
     options: dict[str, str] = field(default_factory=dict)
     message: str = ""
+    memory: TableMemory = field(default_factory=TableMemory)
+    has_speaker: bool = True  # without one, narration is text on screens nobody may read
 
     @classmethod
     def prepared(
-        cls, table_seats: Sequence[int], joined: Sequence[int] = (), game_key: str | None = None
+        cls, table_seats: Sequence[int], joined: Sequence[int] = (), game_key: str | None = None,
+        *, memory: TableMemory | None = None, has_speaker: bool = True,
     ) -> Lobby:
         """A lobby with seats already joined and a game already chosen (``companion play X``)."""
-        lobby = cls(tuple(table_seats), joined=sorted(joined))
+        lobby = cls(tuple(table_seats), joined=sorted(joined), memory=memory or TableMemory(),
+                    has_speaker=has_speaker)
         if game_key is not None:
             lobby.host = lobby.joined[0] if lobby.joined else None
             lobby._choose(registry.get(game_key))
         return lobby
+
+    def fresh(self) -> Lobby:
+        """A new lobby at the same table, with the same seats joined (after a game)."""
+        return Lobby(self.table_seats, joined=list(self.joined), memory=self.memory,
+                     has_speaker=self.has_speaker)
 
     # --- the state-like interface ----------------------------------------------------------
 
@@ -57,7 +71,9 @@ class Lobby:
         if self.host is None:
             if seat not in self.joined:
                 return [Action("join", "Join")]
-            return [Action("menu", "Choose game"), Action("leave", "Leave")]
+            vibration = self.memory.cue(seat, "vibration")
+            return [Action("menu", "Choose game"), Action("leave", "Leave"),
+                    Action("cue:vibration", f"Vibrate: {vibration}", repeat=True)]
         if seat != self.host:
             return []
         if self.game is None:
@@ -99,6 +115,9 @@ class Lobby:
     def _do_game(self, seat: int, key: str) -> None:
         self._choose(registry.get(key))
 
+    def _do_cue(self, seat: int, name: str) -> None:
+        self.memory.next_cue(seat, name)
+
     def _do_option(self, seat: int, key: str) -> None:
         assert self.game is not None
         option = next(o for o in self.game.options if o.key == key)
@@ -114,13 +133,26 @@ class Lobby:
         return StartGame(self.game, tuple(self.joined), dict(self.options))
 
     def _choose(self, game: Game) -> None:
+        """The options the table last played the game with; without a speaker, a narration
+        nobody would hear starts silent (the table can still turn it back)."""
         self.game = game
-        self.options = {option.key: option.default for option in game.options}
+        self.options = self.memory.options_for(game)
+        if not self.has_speaker and game.key not in self.memory.options:
+            for option in self._narrations():
+                self.options[option.key] = SILENT
+
+    def _narrations(self) -> list[Option]:
+        assert self.game is not None
+        return [o for o in self.game.options if {NARRATED, SILENT} <= set(o.choices)]
 
     # --- views -----------------------------------------------------------------------------
 
     def _game_actions(self) -> list[Action]:
-        return [Action(f"game:{g.key}", g.name) for g in registry.all_games()]
+        """Every game, the ones this table played last first: the usual game is one press."""
+        recent = self.memory.recent
+        games = sorted(registry.all_games(),
+                       key=lambda g: recent.index(g.key) if g.key in recent else len(recent))
+        return [Action(f"game:{g.key}", g.name) for g in games]
 
     def _option_actions(self) -> list[Action]:
         assert self.game is not None
@@ -143,6 +175,8 @@ class Lobby:
     def _options_view(self, seat: int | None) -> SeatView:
         assert self.game is not None
         lines = [self.message] if self.message else []
+        if not self.has_speaker and self._narrations():
+            lines.append(NO_SPEAKER)
         lines += [f"{len(self.joined)} players", "PEEK: next  ACT: set"]
         if seat != self.host:
             lines = [f"Seat {self.host} sets up", *lines[:2]]

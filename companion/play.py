@@ -27,9 +27,16 @@ from hardware.textfile import read_small_text
 from .app import App, ReloadRequested
 from .journal_sqlite import SqliteJournal
 from .lobby import Lobby
+from .memory import TableMemory
 from .sdnotify import Notifier
 from .speaker import LateSpeaker
-from .statedir import choose_state_dir, hold_state_dir, journal_path, prepare_state_dir
+from .statedir import (
+    choose_state_dir,
+    hold_state_dir,
+    journal_path,
+    memory_path,
+    prepare_state_dir,
+)
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +118,9 @@ def _session(settings: PlaySettings, where: Path, config,
         if config is None:  # log lines would scribble over the simulated table
             stack.enter_context(_logging_to(on_status))
         numbers = sorted(hardware.seats)
-        lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game)
+        memory = TableMemory(memory_path(where))
+        lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game,
+                               memory=memory, has_speaker=speaker is not None)
         journal = SqliteJournal(journal_path(where), acks=acks)
         stack.callback(journal.close)
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,

@@ -1,7 +1,11 @@
 """Putting each seat's face on its screen, and surviving screens that vanish.
 
-A frame is drawn only when its pixels differ from what the seat already shows. Leaving a
-peek goes through :meth:`SeatScreen.conceal` (display off before the public face is written).
+A public frame is drawn only when its pixels differ from what the seat already shows. A
+private (PEEK) face is different: it goes through :meth:`SeatScreen.disclose` at *every*
+redraw while the seat peeks, as a whole frame, and leaving a peek goes through
+:meth:`SeatScreen.conceal` (display off first, the whole public frame, display on). So when,
+how often and how much is written to a peeking seat follows the table's redraws (presses,
+deadlines: public), never whether or where its secret changed.
 A display that raises OSError is marked down in :class:`Links`, retried every few seconds,
 and redrawn in full when it answers again: the table never stops for it.
 """
@@ -36,17 +40,20 @@ class ScreenKeeper:
             self.faces.pop(number, None)
 
     def draw(self, number: int, face: Face, *, secret: bool, now: float) -> None:
-        """Show ``face`` (``secret``: the seat's PEEK face) unless it is already shown."""
-        if face == self.faces.get(number) and number in self._pixels:
+        """Show ``face`` (``secret``: the seat's PEEK face): a public face unless it is
+        already shown, a private one always."""
+        if not secret and face == self.faces.get(number) and number in self._pixels:
             return  # the same words and numbers draw the same pixels: skip drawing at all
         image = render(face)
         pixels = image.tobytes()
-        if self._pixels.get(number) == pixels:
+        if not secret and self._pixels.get(number) == pixels:
             self.faces[number] = face
             return
         screen = self.hardware.seats[number].screen
         try:
-            if number in self._secret_shown and not secret:
+            if secret:
+                screen.disclose(image)
+            elif number in self._secret_shown:
                 screen.conceal(image)
             else:
                 screen.show(image)

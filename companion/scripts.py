@@ -1,4 +1,4 @@
-"""Table scripts: plain-text plays of a whole table (DESIGN §8).
+"""Table scripts: plain-text plays of a whole table (docs/table-scripts.md).
 
 A script presses, holds and releases seat buttons on the simulated table's mock pins, lets
 time pass on a fake clock, and checks what each seat's screen says. Tests, bug reports and
@@ -93,6 +93,9 @@ class ScriptRunner:
     drive: Callable[[int, ButtonName, bool], None]  # press or release a seat button's pin
     pump: Callable[[], None]  # hand queued events to the app
     unplug: Callable[[int, bool], None] | None = None
+    pace: float = 0.0  # a player reads the screen this long before each press
+    presses: int = 0  # taps and holds since ``count``
+    counted_from: float = 0.0
 
     def run(self, commands: list[Command]) -> int:
         for command in commands:
@@ -136,7 +139,21 @@ class ScriptRunner:
     def _release(self, seat: str, button: str) -> None:
         self._set(seat, button, False)
 
+    def _pace(self, duration: str) -> None:
+        self.pace = parse_duration(duration)
+
+    def _read_first(self) -> None:
+        """One more press, after the player's reading time (``pace``)."""
+        if self.pace:
+            self.wait(self.pace)
+        self.presses += 1
+
+    def _count(self) -> None:
+        """Count presses and time from here (``expect presses`` and ``expect time``)."""
+        self.presses, self.counted_from = 0, self.clock.now
+
     def _tap(self, seat: str, button: str = "act") -> None:
+        self._read_first()
         self._set(seat, button, True)
         self.wait(TAP_TIME)
         self._set(seat, button, False)
@@ -144,6 +161,7 @@ class ScriptRunner:
 
     def _hold(self, seat: str, button: str = "peek", duration: str = "") -> None:
         """Press and keep holding (past the hold time); ``release`` ends it."""
+        self._read_first()
         self._set(seat, button, True)
         self.wait(parse_duration(duration) if duration else HOLD_TIME)
 
@@ -200,6 +218,8 @@ class ScriptRunner:
             self._expect_over(*rest)
         elif head == "offline":
             self._expect_offline(*rest)
+        elif head in ("presses", "time"):
+            self._expect_at_most(head, *rest)
         elif head == "public":
             self._expect_text("the public view", self._public_text(), *rest)
         elif head == "all":
@@ -240,6 +260,17 @@ class ScriptRunner:
         if words and words[0].lower() not in result.lower():
             raise Expectation(f"the game ended '{result}', not '{words[0]}'")
 
+    def _expect_at_most(self, what: str, *args: str) -> None:
+        """``expect presses at most 30`` / ``expect time at most 60s``, since ``count``."""
+        if len(args) != 3 or [a.lower() for a in args[:2]] != ["at", "most"]:
+            raise Expectation(f"write: expect {what} at most N")
+        if what == "presses":
+            limit, used, unit = float(int(args[2])), float(self.presses), " presses"
+        else:
+            limit, used, unit = parse_duration(args[2]), self.clock.now - self.counted_from, " s"
+        if used > limit:
+            raise Expectation(f"{used:g}{unit} since count, more than {args[2]}")
+
     def _expect_offline(self, seat: str) -> None:
         if self.app.links.is_up(_seat(seat)):
             raise Expectation(f"seat {seat} is not offline")
@@ -274,4 +305,4 @@ def _button(text: str) -> ButtonName:
 
 
 VERBS = {"wait", "press", "release", "tap", "hold", "join", "choose", "expect", "unplug",
-         "replug"}
+         "replug", "pace", "count"}

@@ -1,8 +1,10 @@
 """One seat's side of the conversation: its highlight, its peek, its notices.
 
 The highlight follows an action *id*, so when another seat's action changes this seat's list
-the highlight does not silently land on a different action; it falls back to the first
-(most urgent) action instead, as it does after every action and after a few idle seconds.
+the highlight stays on its action wherever that moved. When its action is gone, the highlight
+never lands on another one silently: the next ACT only says "Choices changed" and the next
+PEEK starts again from the first (most urgent) action, where the highlight also falls back
+after every action and after a few idle seconds.
 An action marked ``repeat`` (+1, -1, an option's value) keeps the highlight, so ACT can be
 pressed again; one marked ``confirm`` needs a second ACT within a few seconds.
 
@@ -25,6 +27,7 @@ NOTICE_PAGE = 1.5  # seconds per 21-character page of a notice
 MAX_NOTICE_PAGES = 6  # waiting pages beyond this drop routine notices: stale news misleads
 CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
+PEEK_PAGE = 2.5  # seconds per page of a PEEK face; the pages turn on this beat for every seat
 
 
 @dataclass
@@ -42,6 +45,8 @@ class SeatUI:
     highlight_until: float | None = None
     peeking: bool = False
     peek_until: float | None = None
+    peek_since: float | None = None
+    peek_turn: float | None = None  # the next page turn: one page or four, the same beat
     notice: str = ""
     notice_until: float | None = None
     pending: deque[Notice] = field(default_factory=deque)
@@ -56,11 +61,16 @@ class SeatUI:
                 return action, index
         return (actions[0], 0) if actions else (None, 0)
 
+    def lost(self, actions: list[Action]) -> bool:
+        """The seat had moved the highlight to an action that is no longer offered."""
+        return self.highlighted is not None and all(a.id != self.highlighted for a in actions)
+
     def next(self, actions: list[Action], now: float) -> None:
         if not actions:
             return
         _, index = self.current(actions)
-        self.highlighted = actions[(index + 1) % len(actions)].id
+        step = 0 if self.lost(actions) else 1
+        self.highlighted = actions[(index + step) % len(actions)].id
         self.highlight_until = now + IDLE_RESET
         self.disarm()
 
@@ -88,7 +98,7 @@ class SeatUI:
 
     def tell(self, text: str, now: float, *, important: bool = False) -> None:
         """Queue ``text`` for the title bar, in pages of one line each."""
-        self.pending.append(Notice(deque(pages(text)[:MAX_NOTICE_PAGES]), important))
+        self.pending.append(Notice(deque(pages(text)), important))  # whole: never cut
         self._trim()
         if self.notice_until is None:
             self._next_page(now)
@@ -123,15 +133,24 @@ class SeatUI:
     # --- peeks -----------------------------------------------------------------------------
 
     def start_peek(self, now: float) -> None:
-        self.peeking, self.peek_until = True, now + MAX_PEEK
+        self.peeking, self.peek_until, self.peek_since = True, now + MAX_PEEK, now
+        self.peek_turn = now + PEEK_PAGE
 
     def end_peek(self) -> None:
-        self.peeking, self.peek_until = False, None
+        self.peeking, self.peek_until, self.peek_since = False, None, None
+        self.peek_turn = None
+
+    def peek_page(self, now: float) -> int:
+        """Which page of its PEEK face the seat sees (the composer takes it round)."""
+        if self.peek_since is None:
+            return 0
+        return int((now - self.peek_since) // PEEK_PAGE)
 
     # --- time ------------------------------------------------------------------------------
 
     def deadlines(self) -> list[float]:
-        moments = (self.highlight_until, self.notice_until, self.peek_until, self.armed_until)
+        moments = (self.highlight_until, self.notice_until, self.peek_until, self.peek_turn,
+                   self.armed_until)
         return [t for t in moments if t]
 
     def expire(self, now: float) -> bool:
@@ -145,6 +164,9 @@ class SeatUI:
             changed = True
         if self.peek_until is not None and now >= self.peek_until:
             self.end_peek()
+            changed = True
+        while self.peek_turn is not None and now >= self.peek_turn:
+            self.peek_turn += PEEK_PAGE
             changed = True
         if self.armed_until is not None and now >= self.armed_until:
             self.disarm()

@@ -15,17 +15,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from engine import registry
-from engine.api import Action, Buzz, Effect, GameOver, State
+from engine.api import KNOWN_PREFIX, Action, Buzz, Effect, GameOver, State
 from engine.cues import Tune
 from engine.exc import EngineError
+from engine.known import Learned, as_options
 from engine.rng import SEED_BYTES, commitment
 
 from .clock import GameClock
 from .effects import Forget, SeedRevealed, Status, Tell
 from .journal import Journal
 from .lobby import Lobby, StartGame
+from .memory import TableMemory
 from .record import GameRecord, JournaledAction
-from .system_menu import SystemMenu
+from .system_menu import SETTLE, SystemMenu
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +57,13 @@ class Session:
         self.journal = journal
         self.seed_source = seed_source
         self.deck_lists = deck_lists  # game key -> the table's own card list
+        self.memory: TableMemory = lobby.memory  # card values, options, seats' cues
         self.state: State | None = None
         self.record: GameRecord | None = None
-        self.menu = SystemMenu()
+        self.menu = SystemMenu(self.memory)
         self.restarted = False  # resumed paused after a restart, until someone resumes
         self._auto_paused = False  # the game is paused because a seat's link went down
+        self.ended_at: float | None = None  # when the game ended: presses settle first
         self._offers: dict[int, list[Action]] = {}
 
     # --- what is offered -----------------------------------------------------------------------
@@ -113,7 +117,7 @@ class Session:
         effects = self.state.advance(now)
         self._changed()
         self.remember(now)  # like an action: journaled before the table hears it
-        return Applied(effects=self._with_seed(effects))
+        return Applied(effects=self._with_seed(self._learn(effects), now))
 
     def remember(self, now: float) -> None:
         """Journal the game's moment: how far to resume after a crash."""
@@ -124,6 +128,8 @@ class Session:
 
     def apply(self, seat: int, action: Action, at: float) -> Applied:
         """Carry out ``action`` for ``seat``; a refusal is told on that seat only."""
+        if self.settling(at):
+            return Applied()  # a press already in flight when the game ended: ignored
         try:
             if self.state is None:
                 return self._lobby_action(seat, action, at)
@@ -142,11 +148,15 @@ class Session:
             applied += self.start_game(request, at)
         return applied
 
+    def settling(self, at: float) -> bool:
+        """The game ended less than :data:`SETTLE` seconds ago: its outcome is read first."""
+        return self.ended_at is not None and at < self.ended_at + SETTLE
+
     def _game_action(self, seat: int, action: Action, at: float) -> Applied:
         assert self.state is not None
         effects = self.state.apply(seat, action, at)
         line = self._commit(JournaledAction(seat, action.id, at, action.undoable, action.label))
-        return Applied((line,), self._with_seed(effects))
+        return Applied((line,), self._with_seed(self._learn(effects), at))
 
     def _system_action(self, seat: int, action: Action, at: float) -> Applied:
         assert self.record is not None
@@ -159,8 +169,7 @@ class Session:
             return self._undo(at)
         if outcome == "again":
             game = registry.get(self.record.game_key)
-            return self.start_game(StartGame(game, self.record.seats, dict(self.record.options)),
-                                   at)
+            return self.start_game(StartGame(game, self.record.seats, self._menu_options()), at)
         if outcome == "lobby":
             return self.end_game()
         return Applied()
@@ -188,13 +197,30 @@ class Session:
         self.journal.append(self.record, line)
         return line
 
-    def _with_seed(self, effects: Iterable[Effect]) -> tuple[Effect, ...]:
+    def _learn(self, effects: Iterable[Effect]) -> list[Effect]:
+        """Card values the table entered are remembered for its next game (not played)."""
+        assert self.record is not None
+        out = []
+        for effect in effects:
+            if isinstance(effect, Learned):
+                self.memory.learn(self.record.game_key, effect.values)
+            else:
+                out.append(effect)
+        return out
+
+    def _menu_options(self) -> dict[str, str]:
+        """The options the game was chosen with, without the card values it was given."""
+        assert self.record is not None
+        return {k: v for k, v in self.record.options.items() if not k.startswith(KNOWN_PREFIX)}
+
+    def _with_seed(self, effects: Iterable[Effect], at: float) -> tuple[Effect, ...]:
         """The game's effects, with its seed revealed right after its end."""
         out: list[Effect] = []
         for effect in effects:
             out.append(effect)
             if isinstance(effect, GameOver) and self.record is not None:
                 out.append(SeedRevealed(self.record.seed))
+                self.ended_at = at
         return tuple(out)
 
     # --- a seat's link -------------------------------------------------------------------------
@@ -227,7 +253,8 @@ class Session:
         """Continue the journal's unfinished game, paused at its last moment, if there is one;
         then every notice the journal has for the table."""
         applied = self._resumed(clock)
-        return applied + Applied(effects=tuple(Tell(n) for n in self.journal.notices))
+        notices = [*self.journal.notices, *([self.memory.problem] if self.memory.problem else [])]
+        return applied + Applied(effects=tuple(Tell(n) for n in notices))
 
     def _resumed(self, clock: GameClock) -> Applied:
         resumed = self.journal.resume()
@@ -247,10 +274,12 @@ class Session:
 
     def start_game(self, request: StartGame, at: float) -> Applied:
         seed = self.seed_source(SEED_BYTES)
-        deck_list = self.deck_lists.get(request.game.key)
-        record = GameRecord(request.game.key, request.seats, request.options, seed,
-                            deck_list=deck_list)
-        state = request.game.new_state_with_deck(request.seats, request.options, seed, deck_list)
+        key = request.game.key
+        deck_list = self.deck_lists.get(key)
+        self.memory.keep_options(key, request.options)
+        options = {**request.options, **as_options(self.memory.known(key))}
+        record = GameRecord(key, request.seats, options, seed, deck_list=deck_list)
+        state = request.game.new_state_with_deck(request.seats, options, seed, deck_list)
         self.journal.begin(record)
         self._adopt(record, state)
         return Applied(effects=(
@@ -263,16 +292,16 @@ class Session:
     def end_game(self) -> Applied:
         if self.record is not None:
             self.journal.finish(self.record)
-        self.state, self.record = None, None
-        self.lobby = Lobby(self.seat_numbers, joined=list(self.lobby.joined))
-        self.menu = SystemMenu()
+        self.state, self.record, self.ended_at = None, None, None
+        self.lobby = self.lobby.fresh()
+        self.menu = SystemMenu(self.memory)
         self._changed()
         return Applied(effects=(Forget(),))
 
     def _adopt(self, record: GameRecord, state: State) -> None:
-        self.record, self.state = record, state
+        self.record, self.state, self.ended_at = record, state, None
         self.lobby.joined = sorted(set(record.seats))
-        self.menu = SystemMenu()
+        self.menu = SystemMenu(self.memory)
         self._changed()
 
     def close(self, now: float) -> None:

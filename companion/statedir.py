@@ -23,6 +23,7 @@ from pathlib import Path
 
 APP_NAME = "table-companion"
 JOURNAL_NAME = "journal.sqlite3"
+MEMORY_NAME = "table-memory.json"  # card values, options and seats' cues (companion/memory.py)
 LOCK_NAME = "lock"
 
 
@@ -90,3 +91,7 @@ def hold_state_dir(path: Path) -> int:
 
 def journal_path(state_dir: Path) -> Path:
     return state_dir / JOURNAL_NAME
+
+
+def memory_path(state_dir: Path) -> Path:
+    return state_dir / MEMORY_NAME

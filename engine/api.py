@@ -131,16 +131,25 @@ class Option:
         return self.choices[0]
 
 
+# Card values a table entered in an earlier game ride along with the options as
+# "known:<name>" (see engine/known.py), so the journal replays a game with the same values.
+KNOWN_PREFIX = "known:"
+
+
 def resolve_options(options: Sequence[Option], given: Mapping[str, str]) -> dict[str, str]:
-    """Fill defaults and reject unknown keys or values with a message a host can act on."""
+    """Fill defaults and reject unknown keys or values with a message a host can act on;
+    known card values (``known:...``) pass through untouched."""
     known = {opt.key: opt for opt in options}
     for key, value in given.items():
+        if key.startswith(KNOWN_PREFIX):
+            continue
         if key not in known:
             raise SetupError(f"no option '{key}' (options: {', '.join(known) or 'none'})")
         if value not in known[key].choices:
             choices = ", ".join(known[key].choices)
             raise SetupError(f"option {key}: '{value}' is not one of {choices}")
-    return {opt.key: given.get(opt.key, opt.default) for opt in options}
+    resolved = {opt.key: given.get(opt.key, opt.default) for opt in options}
+    return resolved | {k: v for k, v in given.items() if k.startswith(KNOWN_PREFIX)}
 
 
 # --------------------------------------------------------------------------- game and state

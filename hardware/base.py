@@ -66,11 +66,20 @@ class SeatScreen(ABC):
         Raises :class:`OSError` when the display is unreachable (unplugged, bus error).
         """
 
+    def disclose(self, image: Image.Image) -> None:
+        """Show a private face: the whole frame is written, whatever changed, so the bytes
+        on a wire (an activity LED, a scope) never depend on which pixels the secret lit.
+
+        Screens with no wire to watch (a window, a terminal) just show it.
+        """
+        self.show(image)
+
     @abstractmethod
     def conceal(self, image: Image.Image) -> None:
         """End a peek: switch the display off first, write ``image``, then switch it on.
 
-        The order matters: a secret must never be visible while the new frame is written.
+        The order matters: a secret must never be visible while the new frame is written;
+        and, as for :meth:`disclose`, the whole frame goes, whatever the secret was.
         """
 
     @abstractmethod

@@ -4,10 +4,11 @@ Both speak the small part of the smbus2 ``SMBus`` API that luma's ``i2c(bus=...)
 the mux need (``write_i2c_block_data``, ``write_byte``, ``close``), so luma never knows whether
 it talks to a real adapter, a mux channel or a recorder.
 
-Bytes on the wire (what :attr:`Transfer.wire_bytes` counts, and what the budgets in DESIGN §9
-mean): one address byte, one control byte (luma's 0x00 for commands, 0x40 for data; the
-register of ``write_i2c_block_data``) and the payload. START/STOP conditions and ACK bits are
-not counted. A 32-byte data block therefore costs 34 bytes; a mux channel switch costs 2.
+Bytes on the wire (what :attr:`Transfer.wire_bytes` counts, and what the budgets in
+docs/ARCHITECTURE.md §9 mean): one address byte, one control byte (luma's 0x00 for commands,
+0x40 for data; the register of ``write_i2c_block_data``) and the payload. START/STOP
+conditions and ACK bits are not counted. A 32-byte data block therefore costs 34 bytes; a mux
+channel switch costs 2.
 """
 
 from __future__ import annotations

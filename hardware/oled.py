@@ -293,11 +293,13 @@ class OledScreen(SeatScreen):
         frame = self._frame_of(image)
         self._update(frame, off_first=False, on_after=not self._lit)
 
+    def disclose(self, image: Image.Image) -> None:
+        frame = self._frame_of(image)
+        self._update(frame, off_first=False, on_after=not self._lit, whole=True)
+
     def conceal(self, image: Image.Image) -> None:
         frame = self._frame_of(image)
-        if frame == self._frame and self._lit:
-            return
-        self._update(frame, off_first=True, on_after=True)
+        self._update(frame, off_first=True, on_after=True, whole=True)
 
     def blank(self) -> None:
         self._raise_failure()
@@ -317,17 +319,18 @@ class OledScreen(SeatScreen):
         self._raise_failure()
         return page_bytes(self._require_device().preprocess(image))
 
-    def _update(self, frame: bytes, *, off_first: bool, on_after: bool,
+    def _update(self, frame: bytes, *, off_first: bool, on_after: bool, whole: bool = False,
                 wait: bool = False) -> None:
         """Plan the change from the RAM as it will be, and hand the bytes to the bus
-        (``wait``: and wait until they are sent, as blanking at start and stop does).
+        (``whole``: every byte, the same windows whatever the frame; ``wait``: and wait until
+        they are sent, as blanking at start and stop does).
 
         The plan is made here, on the caller's thread, against ``_frame`` (what the RAM holds
         once everything handed over before is sent), so updates queued on a writer stack up
         correctly; the writer only sends.
         """
         device = self._require_device()
-        windows = plan(self._frame, frame, self._controller)
+        windows = plan(None if whole else self._frame, frame, self._controller)
         address = self._controller.address
         self._frame, self._lit = frame, on_after or (self._lit and not off_first)
 

@@ -62,11 +62,15 @@ class PodScreen(SeatScreen):
         with self._lock:
             self._put(frame, 0 if self._lit else wire.ON_AFTER)
 
+    def disclose(self, image: Image.Image) -> None:
+        frame = _frame(image)
+        with self._lock:
+            self._put(frame, 0 if self._lit else wire.ON_AFTER, whole=True)
+
     def conceal(self, image: Image.Image) -> None:
         frame = _frame(image)
         with self._lock:
-            if frame != self._known or not self._lit:
-                self._put(frame, wire.OFF_FIRST | wire.ON_AFTER)
+            self._put(frame, wire.OFF_FIRST | wire.ON_AFTER, whole=True)
 
     def blank(self) -> None:
         with self._lock:
@@ -81,9 +85,10 @@ class PodScreen(SeatScreen):
             if self._wanted is not None:
                 self._put(self._wanted, wire.ON_AFTER if self._lit else 0)
 
-    def _put(self, frame: bytes, flags: int) -> None:
+    def _put(self, frame: bytes, flags: int, *, whole: bool = False) -> None:
+        """Send what changed (``whole``: every byte, the same windows whatever the frame)."""
         self._wanted = frame
-        windows = plan(self._known, frame, LINK)
+        windows = plan(None if whole else self._known, frame, LINK)
         if not windows and not flags:
             return
         parts = [(w.first_page, w.last_page, w.start, w.end, w.cut(frame)) for w in windows]

@@ -87,6 +87,34 @@ def test_setup_arch_villain_pick_is_uniform_within_each_pile() -> None:
     assert chi_square(fours, {card: deals / 4 for card in (1, 2, 3, 4)}) < 16.27  # df 3
 
 
+def test_setup_arch_villain_piles_share_the_nine_cards_of_the_box() -> None:
+    """The Alter Ego rulebook's components: "9 Arch Villain Cards (3 types)". Piles of 4 and
+    4 leave 1 card for the third pile, which is offered exactly that (4 + 4 + 4 is refused,
+    so no pick names a card that is not there); no pile can take a card another needs."""
+    state = new_game(3, 0)
+    for seat in state.seats:
+        press(state, seat, "ready")
+    press(state, state.host, *["add:1"] * 9)
+    assert "Count: 7" in state.view(state.host, 0.0).lines
+    press(state, state.host, *["add:-1"] * 3, "ok", "add:1", "ok")
+    assert state.count().current == 1 and ids(state, state.host)[0] == "ok"
+    press(state, state.host, "add:1", "add:1", "add:1")
+    assert "Count: 1" in state.view(state.host, 0.0).lines
+    press(state, state.host, "ok")
+    assert state.picks[2] == 1
+
+
+def test_setup_last_arch_villain_pile_is_offered_what_is_left() -> None:
+    """After piles of 4 and 3, the third pile's OK accepts the 2 cards left of the nine."""
+    state = new_game(3, 0)
+    for seat in state.seats:
+        press(state, seat, "ready")
+    press(state, state.host, "add:1", "ok", "ok")
+    assert state.count().current == 2
+    press(state, state.host, "ok")
+    assert state.picks[2] in (1, 2)
+
+
 def test_setup_one_arch_villain_of_each_type_is_revealed() -> None:
     """The pick names one card in each of the three piles, for everyone to see."""
     state = new_game(3, 1)
@@ -128,6 +156,21 @@ def test_setup_nemesis_rows_are_dealt_fairly() -> None:
         assert sorted(new_game(4, number).nemesis_row.values()) == [1, 2, 3, 4]
     rows = Counter(new_game(4, n).nemesis_row[1] for n in range(deals))
     assert chi_square(rows, {row: deals / 4 for row in (1, 2, 3, 4)}) < 16.27  # df 3
+
+
+def test_setup_nemesis_row_is_laid_from_a_shuffled_deck() -> None:
+    """The Alter Ego rulebook: "Deal each player 1 Nemesis card, which they keep hidden from
+    other players." A row laid from an unshuffled stack would let the table guess whose card
+    is whose, so the table is told to shuffle the Nemesis cards before laying the row."""
+    state = new_game(3, 0)
+    for seat in state.seats:
+        press(state, seat, "ready")
+    effects = press(state, state.host, "ok", "ok", "ok", "taken",
+                    *[step for _ in range(3) for step in ("add:5", "ok")])
+    said = [e.text for e in effects if isinstance(e, Narrate)]
+    assert ("Shuffle the Nemesis cards, then lay 3 face down in a row; PEEK: which is yours."
+            in said)
+    assert state.view(None, 0.0).lines[0] == "Shuffle the Nemeses;"
 
 
 def test_setup_nemesis_only_on_own_peek() -> None:

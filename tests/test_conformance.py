@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
+from companion.composer import face_for, whole_outcome
 from companion.record import GameRecord, JournaledAction
 from companion.render import Face, render
+from companion.seat_ui import pages
 from engine import registry
-from engine.api import Effect, Game, State
+from engine.api import Effect, Game, Narrate, Reveal, State
 from engine.exc import IllegalAction
 from engine.rng import SeededRandom
 from tests.secrecy import (
@@ -227,12 +229,20 @@ def test_conformance_undoable_actions_draw_nothing(key: str) -> None:
 
 @pytest.mark.parametrize("key", KEYS)
 def test_conformance_screens_fit_a_seat(key: str) -> None:
-    """Titles and lines of 21 characters, labels of 20, at most 8 actions, big text of 5."""
+    """Titles and lines of 21 characters, labels of 20, at most 8 actions, big text of 5, and
+    no text cut to fit (``fit``'s last resort, a ``~``): every screen of random play, the
+    PEEK faces, the public face, and every notice the game gives the table (narration and
+    reveals, paged a line at a time)."""
     for number in range(SECRECY_SEEDS):
         play = RandomGame(_game(key), 500 + number)
         for step in play.steps():
             for seat in (*play.state.seats, None):
                 _assert_fits(play.state, seat, step.now)
+            for effect in step.effects:
+                if isinstance(effect, Narrate | Reveal):
+                    _assert_notice_fits(effect.text)
+        for seat in play.state.seats:
+            _assert_outcome_drawn_whole(play.state, seat, 0.0)
 
 
 def _assert_fits(state: State, seat: int | None, now: float) -> None:
@@ -240,8 +250,23 @@ def _assert_fits(state: State, seat: int | None, now: float) -> None:
     texts = [view.title, *view.lines]
     if view.secret:
         texts += [view.secret.title, *view.secret.lines]
-    assert all(len(text) <= 21 for text in texts), (seat, texts)
+    assert all(len(text) <= 21 and not text.endswith("~") for text in texts), (seat, texts)
     assert len(view.big or "") <= 5, (seat, view.big)
     if seat is not None:
         actions = state.legal_actions(seat)
-        assert len(actions) <= 8 and all(len(a.label) <= 20 for a in actions), (seat, actions)
+        assert len(actions) <= 8, (seat, actions)
+        assert all(len(a.label) <= 20 and not a.label.endswith("~") for a in actions), actions
+
+
+def _assert_outcome_drawn_whole(state: State, seat: int, now: float) -> None:
+    """The end's screen draws every line of the outcome: none is cut by a banner."""
+    view = whole_outcome(state.view(seat, now))
+    _, _, drawn = face_for(view).body()
+    assert drawn == view.lines, (seat, view.lines, drawn)
+
+
+def _assert_notice_fits(text: str) -> None:
+    """A notice is paged at spaces, never mid-word, and every word of it is shown."""
+    lines = pages(text)
+    assert all(len(line) <= 21 and line in text for line in lines), text
+    assert " ".join(lines) == " ".join(text.split()), text

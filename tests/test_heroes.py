@@ -6,7 +6,7 @@ import pytest
 
 from engine.api import GameOver, Reveal, Vibrate
 from engine.exc import IllegalAction, SetupError
-from engine.games.heroes.cards import HEROES, MONSTERS
+from engine.games.heroes.cards import HEROES, MONSTERS, monster_entries
 
 from .test_heroes_support import (
     everyone_passes,
@@ -57,15 +57,35 @@ def test_setup_rejects_one_and_six_players() -> None:
 
 
 def test_setup_monster_values_shown_as_question_mark_until_set() -> None:
-    """The first seat reads unknown values off the cards: "?" until +1, then the default."""
+    """The first seat reads unknown values off the cards: "?" until +1, then the default;
+    before that ACT offers the usual value by name, in one press."""
     state = new_game(3, monster_values="enter")
     assert state.view(1, 0.0).big == "?" and state.view(1, 0.0).lines == ("Dragon strength",)
-    assert ids(state, 1) == ["plus", "minus", "ok"] and state.active_seats() == {1}
+    assert ids(state, 1) == ["card", "plus", "minus", "ok"] and state.active_seats() == {1}
+    assert state.legal_actions(1)[0].label == "Card says 5"
     press(state, 1, "plus", "plus", "plus", "plus", "plus")
     assert state.view(1, 0.0).big == "9"
     press(state, 1, "ok", "ok")  # Dragon strength 9, Dragon Gems kept unknown
     assert state.table.strengths["Dragon"] == 9 and state.table.loot["Dragon"] is None
     assert state.view(1, 0.0).lines == ("Golem strength",)
+
+
+def test_setup_known_monster_values_are_not_asked_again() -> None:
+    """Values the table entered before (even "left unknown") skip the entry; the first seat
+    may change them from "Who lies best?", starting from the values in use."""
+    from engine.known import as_options
+
+    names = [e.key for e in monster_entries()]
+    known = as_options({name: 6 for name in names} | {"gems:Dragon": None})
+    state = new_game(3, monster_values="enter", **known)
+    assert state.phase == "who_starts"
+    assert state.table.strengths["Dragon"] == 6 and state.table.loot["Dragon"] is None
+    assert ids(state, 1) == ["start", "change"] and ids(state, 2) == ["start"]
+    press(state, 1, "change")
+    assert state.legal_actions(1)[0].label == "Card says 6"
+    press(state, 1, *["card"] * len(names))
+    usual = next(e.default for e in monster_entries() if e.key == "gems:Dragon")
+    assert state.phase == "who_starts" and state.table.loot["Dragon"] == usual
 
 
 def test_setup_best_liar_starts_the_game() -> None:
@@ -201,14 +221,24 @@ def test_mage_sees_a_hero_only_on_the_mage_peek_face() -> None:
     assert "Seat 2 is Knight" not in view_text(state, 1)
 
 
-def test_bard_reshuffles_discards_and_set_aside_card() -> None:
-    """Every Hero nobody holds goes back in the pile and a new one is set aside."""
+def test_bard_reshuffles_the_face_down_discards_and_set_aside_card_only() -> None:
+    """The Heroes Love to Lie rulebook, the Bard: "Shuffle all the face-down discarded Hero
+    cards together with the set-aside card to form the new draw pile. Do not forget to set
+    aside a new Hero card." The cards stashed face down onto the set-aside card (the Bard's
+    other power) go in with it; the face-up discards stay where they are."""
     state = started(3)
-    rig(state, {1: "Bard", 2: "Mage", 3: "Elf"}, top=["Dwarf"])
+    rig(state, {1: "Bard", 2: "Mage", 3: "Elf"}, top=["Dwarf"], aside="Giant")
+    heroes = state.table.heroes
+    heroes.cards.remove("Knight")
+    heroes.aside.append("Knight")  # stashed face down by an earlier Bard
+    heroes.cards.remove("Troll")
+    heroes.discards.append("Troll")  # discarded face up by an earlier POWER
+    pile = len(heroes.cards)
     press(state, 1, "power", "discard:1", "claim:Bard", "use:bard_reshuffle")
     everyone_passes(state)
-    heroes = state.table.heroes
-    assert heroes.discards == [] and len(heroes.aside) == 1 and len(heroes.cards) == 15
+    assert heroes.discards == ["Troll", "Dwarf"]
+    assert len(heroes.aside) == 1 and len(heroes.cards) == pile - 1 + 2 - 1
+    assert {"Giant", "Knight"} <= {*heroes.cards, *heroes.aside}
 
 
 def test_bard_stashes_the_held_card_onto_the_set_aside_card() -> None:
@@ -338,6 +368,20 @@ def test_combat_claim_must_match_the_monster_strength() -> None:
     press(state, 1, "combat", "fight:0")
     assert ids(state, 1) == ["claim:Troll", "claim:Elf", "claim:Mage", "claim:Giant",
                              "claim:Knight", "back"]
+
+
+def test_combat_against_an_unknown_strength_needs_more_than_the_troll() -> None:
+    """The Heroes Love to Lie rulebook: "The Troll (strength 5) can only fight the Skeleton
+    (strength 5)", so a Monster whose strength is left unknown is stronger than 5: against the
+    Dragon no Bard (0) is offered, and the Elf (6) may still fight the Wyvern, as Marius does
+    ("I am the Elf and I am fighting the Wyvern")."""
+    state = started(3)
+    rig_monsters(state, ["Dragon", "Wyvern"])
+    assert state.table.strengths["Dragon"] is None and state.table.strengths["Wyvern"] is None
+    press(state, 1, "combat", "fight:0")
+    assert ids(state, 1) == ["claim:Elf", "claim:Mage", "claim:Giant", "claim:Knight", "back"]
+    press(state, 1, "back", "combat", "fight:1")
+    assert ids(state, 1)[0] == "claim:Elf"
 
 
 def test_unknown_loot_is_read_off_the_card_when_won() -> None:

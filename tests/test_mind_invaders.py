@@ -41,7 +41,7 @@ def started(state: MindInvadersState) -> MindInvadersState:
 
 def play_contest(state: MindInvadersState, intensify: frozenset[int] = frozenset()) -> None:
     """Block, one round of II-IV where only ``intensify`` stay green, then all hold."""
-    state.apply(state.first, "blocked", 0.0)
+    state.apply(state.queue[0], "blocked", 0.0)
     while state.phase in ("hidden", "reveal", "hold"):
         seat = state.queue[0]
         if state.phase == "hidden":
@@ -211,8 +211,25 @@ def test_cleanup_only_seats_with_power_cards_play_next() -> None:
         state.apply(seat, "power:yes" if seat in (1, 3) else "power:no", 0.0)
     assert state.phase == "block" and state.participants == {1, 3}
     assert state.view(2, 0.0).lines[-1].endswith("no Power cards")
-    state.apply(state.first, "blocked", 0.0)
+    state.apply(state.queue[0], "blocked", 0.0)
     assert set(state.queue) == {1, 3}
+
+
+def test_cleanup_the_block_skips_a_1st_holder_without_power_cards() -> None:
+    """The Mind Invaders rulebook: "ONLY the players who still have Power cards in hand will
+    participate in the next contest". The 1st Initiative's holder without Power cards sits
+    the block out too: the next seat playing, in Initiative order, blocks."""
+    state = started(game_where(4, lambda s: s.first == 4))
+    play_contest(state)
+    collect_all(state)
+    assert state.first == 1 and state.initiative_order() == [1, 2, 3, 4]
+    effects = [e for seat in state.seats
+               for e in state.apply(seat, "power:no" if seat == 1 else "power:yes", 0.0)]
+    assert state.phase == "block" and state.waiting() == {2}
+    assert Narrate("Contest 2: Seat 2 blocks a card on the lower floor.") in effects
+    assert "blocked" not in [a.id for a in state.legal_actions(1)]
+    state.apply(2, "blocked", 0.0)
+    assert state.phase == "hidden" and state.queue == [2, 3, 4]
 
 
 def test_cleanup_nobody_with_power_cards_takes_them_all_back() -> None:
@@ -277,7 +294,8 @@ def test_elimination_returns_highest_initiative_and_shrinks_floors_at_cleanup() 
     state = started(game_where(4, lambda s: s.first == 1))
     play_contest(state)
     effects = state.apply(3, "eliminated", 0.0) + state.apply(3, "out", 0.0)
-    assert any(isinstance(e, Narrate) and "4th Initiative card" in e.text for e in effects)
+    assert Narrate("Pass Initiative cards down, same side up: Seat 4 takes the 3rd;"
+                   " the 4th Initiative card goes back to the box.") in effects
     assert state.view(3, 0.0).banner == "ELIMINATED"
     assert state.legal_actions(3) == []
     assert state.floor_size == 5  # unchanged until the next cleanup
@@ -286,12 +304,47 @@ def test_elimination_returns_highest_initiative_and_shrinks_floors_at_cleanup() 
     assert state.initiative_order() == [2, 4, 1]
 
 
+def test_elimination_tells_each_seat_the_initiative_card_it_now_holds() -> None:
+    """The Mind Invaders rulebook: "The highest Initiative card is also returned to the box."
+    The seats after the eliminated one take the card before theirs, so every survivor's screen
+    names the card in its hand; a seat holding the highest card just boxes it."""
+    state = started(game_where(5, lambda s: s.first == 1))
+    effects = state.apply(2, "eliminated", 0.0) + state.apply(2, "out", 0.0)
+    said = [e.text for e in effects if isinstance(e, Narrate)]
+    assert ("Pass Initiative cards down, same side up: Seat 3 takes the 2nd, Seat 4 takes the"
+            " 3rd, Seat 5 takes the 4th; the 5th Initiative card goes back to the box.") in said
+    held = {seat: state.view(seat, 0.0).lines[-1] for seat in state.alive()}
+    assert held == {1: "1st: GREEN", 3: "2nd: GREEN", 4: "3rd: GREEN", 5: "4th: GREEN"}
+    effects = state.apply(5, "eliminated", 0.0) + state.apply(5, "out", 0.0)
+    assert Narrate("Seat 5: the 4th Initiative card goes back to the box.") in effects
+
+
 def test_elimination_of_the_first_player_passes_the_first_card_on() -> None:
     """If the 1st card's holder is eliminated, the next seat clockwise blocks."""
     state = started(game_where(3, lambda s: s.first == 2))
     state.apply(2, "eliminated", 0.0)
     state.apply(2, "out", 0.0)
     assert state.first == 3 and state.waiting() == {3}
+
+
+def test_elimination_during_cleanup_drops_the_seat_from_the_next_contest() -> None:
+    """The Mind Invaders rulebook: "ONLY the players who still have Power cards in hand will
+    participate in the next contest". A seat that answered "I have Power cards" and is then
+    eliminated before cleanup ends is not one of them: the next contest, and its Collection,
+    go on without it."""
+    state = started(game_where(3, lambda s: s.first == 1))
+    play_contest(state)
+    collect_all(state)
+    state.apply(2, "power:yes", 0.0)
+    state.apply(2, "eliminated", 0.0)
+    state.apply(2, "out", 0.0)
+    state.apply(1, "power:yes", 0.0)
+    state.apply(3, "power:yes", 0.0)
+    assert state.phase == "block" and state.participants == {1, 3}
+    play_contest(state)
+    assert state.phase == "collect" and state.waiting() == {1, 3}
+    collect_all(state)
+    assert state.phase == "cleanup"
 
 
 def test_elimination_last_seat_standing_wins() -> None:

@@ -243,6 +243,27 @@ def test_conceal_switches_off_before_writing(rig) -> None:
     assert ram.feed(bus.transfers).image().tobytes() == clock_face("1:23").tobytes()
 
 
+def test_disclose_and_conceal_write_the_same_transfers_whatever_the_frame(driver) -> None:
+    """A private face's traffic never depends on its pixels: two different secrets shown and
+    then hidden again cross the bus as the same transfers, in the same order."""
+    def shapes(secret: str) -> list[tuple]:
+        bus = RecordingBus()
+        screen = OledScreen(bus, driver=driver, address=ADDRESS)
+        screen.reconnect()
+        screen.show(clock_face("1:23"))
+        before = len(bus.transfers)
+        screen.disclose(clock_face(secret))
+        screen.disclose(clock_face(secret))  # unchanged, and still written whole
+        screen.conceal(clock_face("1:23"))
+        ram = Ram(driver).feed(bus.transfers)
+        assert ram.image().tobytes() == clock_face("1:23").tobytes()
+        screen.close()
+        return [(t.control, len(t.data)) if t.control == 0x40 else (t.control, t.data)
+                for t in bus.transfers[before:]]
+
+    assert shapes("SPY") == shapes("1") and sum(n for c, n in shapes("1") if c == 0x40) == 3072
+
+
 def test_blank_clears_ram_and_switches_off(rig) -> None:
     """Blanking leaves a dark, empty panel; the next show lights it again."""
     screen, bus, ram = rig

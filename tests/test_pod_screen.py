@@ -133,3 +133,21 @@ def test_pod_vibrator_sends_the_pattern_steps() -> None:
     assert sent == [(wire.VIBRATE, wire.steps([(120, 120), (120, 120)]))]
     with pytest.raises(ValueError, match="unknown vibration pattern"):
         PodVibrator(lambda kind, payload: True).pulse("buzz")
+
+
+def test_pod_screen_private_faces_cross_the_link_alike() -> None:
+    """Two different secrets shown and hidden again: link frames of the same kinds, flags
+    and lengths (only the pixels differ), and the pod ends on the public face."""
+    def frames(secret: str) -> list[tuple[int, int, int]]:
+        pod = Pod()
+        screen = PodScreen()
+        screen.attach(pod.send)
+        screen.show(clock("1:23"))
+        before = len(pod.sent)
+        screen.disclose(clock(secret))
+        screen.disclose(clock(secret))
+        screen.conceal(clock("1:23"))
+        assert bytes(pod.ram) == page_bytes(clock("1:23")) and pod.lit
+        return [(kind, payload[0], len(payload)) for kind, payload in pod.sent[before:]]
+
+    assert frames("SPY") == frames("1")

@@ -6,6 +6,7 @@ from companion.composer import clock_text, face_for, secret_face_for
 from companion.render import Face, render
 from engine.api import HourglassFace, SeatView, SecretFace
 from tests.golden import assert_golden
+from tests.shape import outline
 
 KEY_SCREENS = {
     "seat_lookout_turn": face_for(
@@ -18,8 +19,8 @@ KEY_SCREENS = {
         SeatView("Table companion", ("Press ACT to join", "Players: 2", "Seats: 1 3")),
         "> Join"),
     "seat_peek_secret": secret_face_for(
-        SeatView("Seat 2's turn", secret=SecretFace("You are an INVADER", ("Other Invader:",
-                                                                          "Seat 5")))),
+        SeatView("Seat 2's turn", secret=SecretFace("INVADER CHECK", (
+            "Other Invaders:", "Seat 5: Invader", "Hold until the cue")))),
     "seat_game_over": face_for(
         SeatView("Game over", ("Win: everyone escaped",), banner="WIN"), "> Play again", "1/2"),
 }
@@ -64,3 +65,15 @@ def test_public_face_never_reads_the_secret():
     one = face_for(SeatView(**{**base.__dict__, "secret": SecretFace("INVADER")}))
     two = face_for(SeatView(**{**base.__dict__, "secret": SecretFace("HUMAN")}))
     assert render(one).tobytes() == render(two).tobytes()
+
+
+def test_render_sealed_faces_have_one_outline_whatever_they_say():
+    """A PEEK face is lit edge to edge on every page, long or short words, three lines or
+    one, one page or two: a glance cannot tell two secrets apart by their shape."""
+    faces = [
+        SecretFace("INVADER CHECK", ("Other Invaders:", "Seat 3: Invader", "Hold until the cue")),
+        SecretFace("YOUR IDENTITY", ("Seat 2: Human",)),
+        SecretFace("Your Hero", ("Giant (8)", "React: Cancel a theft", "Remove 1 Life (6)", "x")),
+    ]
+    outlines = {outline(render(secret_face_for(SeatView("T", secret=s)))) for s in faces}
+    assert outlines == {((0, 127),) * 8}

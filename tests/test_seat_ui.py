@@ -69,3 +69,16 @@ def test_the_count_gives_way_to_a_long_label():
     long = Action("x", "Invader check: narr")
     assert SeatUI(1).bar([long, FLIP]) == ("> Invader check: narr", "")
     assert SeatUI(1).bar([END, FLIP]) == ("> End turn", "1/2")
+
+
+def test_a_long_notice_is_shown_whole_never_cut():
+    """Every page of a notice longer than the backlog limit is still shown, in order."""
+    seat = SeatUI(1)
+    text = " ".join(f"word{n}" for n in range(40))
+    seat.tell(text, 0.0)
+    shown, now = [seat.notice], 0.0
+    while seat.notice_until is not None:
+        now = seat.notice_until
+        seat.expire(now)
+        shown.append(seat.notice)
+    assert " ".join(p for p in shown if p) == text

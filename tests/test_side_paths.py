@@ -36,7 +36,7 @@ from tests.secrecy import (
 
 KEYS = [game.key for game in registry.all_games()]
 STEPS = 50
-NOT_LEAVING = ("sys:end", "sys:end-yes", "sys:lobby", "sys:again")
+NOT_LEAVING = ("sys:end", "sys:yes", "sys:lobby", "sys:again")
 
 
 def _player(text: str) -> SeededRandom:
@@ -174,7 +174,7 @@ def test_side_paths_end_game_leaves_no_secret_behind(key: str) -> None:
         hidden = table.app.state.secrets_hidden_from(None) | {table.seeds[0].hex()[:16]}
         seat = table.app.state.seats[0]
         table.choose(seat, "sys:end")
-        table.choose(seat, "sys:end-yes")
+        table.choose(seat, "sys:yes")
         assert table.app.state is None
         table.wait(5)
         assert_table_keeps_secrets(table, hidden)
@@ -207,7 +207,10 @@ def test_side_paths_seed_revealed_only_at_the_end(key: str) -> None:
         table.press(seat, ButtonName.PEEK, False)
         table.wait(0.1)
         assert_table_keeps_secrets(table)
+        table.wait(2)  # presses in the first 2 s after the end are ignored
         table.choose(seat, "sys:again")
+        assert table.app.record.seed == seed  # asked, not dealt: "Play again?"
+        table.choose(seat, "sys:yes")
         assert table.app.record.seed != seed and not table.app.state.is_terminal()
         assert_table_keeps_secrets(table)
 

@@ -43,7 +43,7 @@ expect over "Seat 3 wins"
 @pytest.fixture
 def sixth_game() -> Iterator[Game]:
     """The game registered for these tests only: the registry is restored afterwards."""
-    registry.all_games()  # the built-in games load lazily: into the real registry, not the copy
+    registry.all_games()  # the built-in games load into the registry that stays
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(registry, "_GAMES", dict(registry._GAMES))
         yield registry.register(importlib.import_module("tests.sixth_game").GAME)

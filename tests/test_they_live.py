@@ -14,7 +14,9 @@ from tests.test_they_live_support import (
     GAME,
     end_wave_turns,
     enter,
+    humans,
     invaders,
+    kill,
     new_game,
     pick_and_enter,
     press,
@@ -41,21 +43,23 @@ def test_setup_a_taken_character_cannot_be_picked_again() -> None:
 
 
 def test_setup_asks_only_for_values_the_rulebook_does_not_give() -> None:
-    """Frank (15 health, 4 cards known) is asked only for CRITICAL; Dixon for health, hand."""
+    """Frank (15 health known) is asked only for CRITICAL; Dixon only for health. The hand
+    limit is printed on the card and no rule of the companion's needs it: never asked."""
     state = new_game(3)
     for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
         press(state, seat, f"pick:{name}")
     assert [e.key for e in state.value_entries[1]] == ["critical"]
-    assert [e.key for e in state.value_entries[2]] == ["health", "hand_limit"]
+    assert [e.key for e in state.value_entries[2]] == ["health"]
 
 
 def test_setup_entered_value_shows_question_mark_until_set() -> None:
-    """The value reads '?' and OK is missing until the seat presses +1 or -1."""
+    """The value reads '?' until the seat presses +1 or -1; before that, ACT offers the
+    usual value by name ("Card says 15"), so no number only looks entered."""
     state = new_game(3)
     for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
         press(state, seat, f"pick:{name}")
     assert state.view(2, 0).big == "?"
-    assert "ok" not in [a.id for a in state.legal_actions(2)]
+    assert state.legal_actions(2)[0].label == "Card says 15"
     press(state, 2, "+1")
     assert state.view(2, 0).big == "15"
     press(state, 2, "-1")
@@ -159,6 +163,22 @@ def test_wave_draws_two_cards_per_player() -> None:
     assert "draw 10" in state.view(1, 0).lines[0].lower()
 
 
+def test_wave_after_a_death_draws_two_cards_per_living_player() -> None:
+    """The They Live rulebook: "draw War Table cards equal to 2 x the number of players" and
+    "When the last player takes their turn, there will only be 2 cards left in the middle".
+    Five players with one dead take four turns, so the next wave draws 8, not 10."""
+    state = new_game(5)
+    to_turns(state)
+    kill(state, humans(state)[0])
+    end_wave_turns(state)
+    said: list[str] = []
+    while state.phase == "force":
+        said += texts(press(state, next(iter(state.active_seats())), "pass"))
+    assert state.wave == 2
+    assert "Wave 2: draw 8 cards" in said
+    assert state.view(None, 0).lines[0] == "Draw 8 cards"
+
+
 def test_wave_enemy_goes_back_at_a_random_depth_in_waves_one_to_three() -> None:
     """'Enemy drawn' names a depth below the top card; from wave 4 the button is gone."""
     state = new_game(3)
@@ -229,6 +249,23 @@ def test_turn_only_the_current_seat_can_heal_or_end() -> None:
         press(state, other, "end")
 
 
+def test_turn_city_areas_stop_at_the_nine_in_the_box() -> None:
+    """The They Live rulebook: "The city is split into 9 key areas": once the table holds all
+    nine between them, nobody can take a tenth, and the seat is told why."""
+    state = new_game(4)
+    to_turns(state)
+    holder = next(s for s in humans(state) if s != state.on_turn)
+    state.players[holder].areas = 7
+    press(state, state.on_turn, "area")
+    press(state, state.on_turn, "area")
+    assert sum(p.areas for p in state.players.values()) == 9
+    assert "area" not in [a.id for a in state.legal_actions(state.on_turn)]
+    with pytest.raises(ValueError, match="All 9 city areas are held"):
+        press(state, state.on_turn, "area")
+    press(state, state.on_turn, "unarea")
+    assert "area" in [a.id for a in state.legal_actions(state.on_turn)]
+
+
 def test_turn_lethal_damage_asks_to_confirm() -> None:
     """The last health square needs 'Yes: I am dead'; Cancel keeps the player alive."""
     state = new_game(4)
@@ -278,3 +315,51 @@ def test_preacher_virtual_roll_goes_first_only_on_kick_ass() -> None:
         said = texts(press(state, 3, "preacher"))[0]
         press(state, 1, "drawn")
         assert (state.on_turn == 3) == ("Kick Ass" in said)
+
+
+def test_setup_card_says_takes_the_usual_value_in_one_press() -> None:
+    """ACT on "Card says 15" stores 15: one press per value that matches the usual one."""
+    state = new_game(3)
+    for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
+        press(state, seat, f"pick:{name}")
+    press(state, 2, "ok")
+    assert state.players[2].max_health == 15
+
+
+def test_setup_known_values_are_not_asked_again() -> None:
+    """Values the table entered before come in as known options and skip the entry; what
+    each seat enters comes out as Learned, for the companion to remember."""
+    from engine.known import Learned, as_options
+
+    known = as_options({"Nada.health": 12, "Nada.critical": 4, "Holly.health": 11})
+    state = GAME.new_state([1, 2, 3], known, b"k" * 32)
+    for seat, name in ((1, "Nada"), (2, "Holly"), (3, "Dixon")):
+        press(state, seat, f"pick:{name}")
+    assert state.value_entries[1] == []
+    assert [e.key for e in state.value_entries[2]] == ["critical"]
+    assert (state.players[1].max_health, state.players[1].critical) == (12, 4)
+    learned = press(state, 2, "ok")
+    assert Learned({"Holly.critical": 3}) in learned
+
+
+def test_setup_change_values_asks_again_from_the_values_in_use() -> None:
+    """With every value known the table goes straight to identities; "Change values"
+    asks that seat's values again, starting from the remembered ones."""
+    from engine.known import as_options
+
+    known = as_options({"Nada.health": 12, "Nada.critical": 4, "Holly.health": 11,
+                        "Holly.critical": 2, "Dixon.health": 9})
+    state = GAME.new_state([1, 2, 3], known, b"k" * 32)
+    for seat, name in ((1, "Nada"), (2, "Holly"), (3, "Dixon")):
+        press(state, seat, f"pick:{name}")
+    assert state.phase == "identity"
+    assert [a.id for a in state.legal_actions(1)] == ["done", "change"]
+    press(state, 1, "change")
+    assert state.legal_actions(1)[0].label == "Card says 12"
+    press(state, 1, "+1")  # the first press shows 12, the second moves it
+    press(state, 1, "+1")
+    press(state, 1, "ok")
+    press(state, 1, "ok")  # "Card says 4"
+    assert (state.players[1].max_health, state.players[1].critical) == (13, 4)
+    assert state.players[1].left == 13
+    assert [a.id for a in state.legal_actions(1)] == ["done", "change"]

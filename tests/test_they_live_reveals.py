@@ -186,6 +186,84 @@ def test_death_of_a_human_keeps_the_spare_hidden() -> None:
     assert len(reveals) == 1 and not state.spare_revealed
 
 
+def test_death_by_a_player_hands_the_killer_every_city_area() -> None:
+    """The They Live rulebook: "If you are killed by another player, your killer takes all
+    your cards - including your completed city locations". The dying seat names its killer
+    (the seat on turn is offered first); the victim's 2 areas join the killer's 1."""
+    state = new_game(5)
+    to_turns(state)
+    victim = next(s for s in humans(state) if s != state.on_turn)
+    killer = state.on_turn
+    state.players[victim].areas, state.players[killer].areas = 2, 1
+    while state.players[victim].left > 1:
+        press(state, victim, "damage")
+    press(state, victim, "damage")
+    offered = [a.label for a in state.legal_actions(victim)]
+    assert offered[:3] == ["Cancel", "By an enemy", f"By Seat {killer} "
+                           f"{state.players[killer].character}"]
+    said = texts(press(state, victim, f"die:{killer}"))
+    assert f"Seat {killer} takes all seat {victim}'s cards and areas" in said
+    assert state.players[killer].areas == 3 and state.players[victim].areas == 0
+
+
+def test_death_by_an_enemy_shuffles_the_areas_back() -> None:
+    """The They Live rulebook: "If you are killed by an enemy card, the cards in your hand,
+    and any locations you have captured, are shuffled back into the War Table deck"."""
+    state = new_game(5)
+    to_turns(state)
+    victim = humans(state)[0]
+    state.players[victim].areas = 2
+    said = texts(kill(state, victim))
+    assert f"Shuffle seat {victim}'s cards and areas into the deck" in said
+    assert sum(p.areas for p in state.players.values()) == 0
+
+
+def test_death_by_an_invader_taking_the_areas_can_win_the_city() -> None:
+    """The victim's areas count for the killer at once: an Invader who reaches as many areas
+    as there are players by the kill wins the city for the Invaders."""
+    state = new_game(4, seed_no=1)
+    to_turns(state)
+    killer, victim = invaders(state)[0], humans(state)[0]
+    state.players[killer].areas, state.players[victim].areas = 2, 2
+    kill(state, victim, by=killer)
+    assert state.result() == INVADERS_WIN_CITY
+
+
+def test_kill_heals_a_revealed_invader_and_a_human_among_several_invaders() -> None:
+    """The They Live rulebook: "When a revealed Invader player kills a Human player, they heal
+    2 points of damage. If you're playing a game with multiple Invaders, the Human player heals
+    2 damage when they kill an Invader." A hidden Invader's kill heals nothing."""
+    state = new_game(5, seed_no=2)
+    to_turns(state)
+    bad, good = invaders(state), humans(state)
+    for seat in (bad[0], good[0]):
+        for _ in range(5):
+            press(state, seat, "damage")
+    before = state.players[bad[0]].left
+    said = texts(kill(state, good[1], by=bad[0]))
+    assert state.players[bad[0]].left == before and not any("heals 2" in t for t in said)
+    state.players[bad[0]].revealed = True
+    said = texts(kill(state, good[2], by=bad[0]))
+    assert state.players[bad[0]].left == before + 2
+    assert f"Seat {bad[0]} heals 2 for the kill" in said
+    before = state.players[good[0]].left
+    kill(state, bad[1], by=good[0])
+    assert state.players[good[0]].left == before + 2
+
+
+def test_kill_of_the_only_invader_in_play_heals_nobody() -> None:
+    """With one Invader in play (a 4-player game whose spare is the other), a Human's kill of
+    that Invader is not a game "with multiple Invaders": no heal."""
+    seed_no = next(n for n in range(40) if new_game(4, seed_no=n).spare == INVADER)
+    state = new_game(4, seed_no=seed_no)
+    to_turns(state)
+    good = humans(state)[0]
+    press(state, good, "damage")
+    before = state.players[good].left
+    said = texts(kill(state, invaders(state)[0], by=good))
+    assert state.players[good].left == before and not any("heals 2" in t for t in said)
+
+
 def test_ending_humans_win_when_every_invader_in_play_dies() -> None:
     """Killing each Invader in play ends the game for the Humans, whatever the spare."""
     for seed_no in range(4):

@@ -89,13 +89,13 @@ def invaders(state: TheyLiveState) -> list[int]:
     return seats_of(state, INVADER)
 
 
-def kill(state: TheyLiveState, seat: int) -> list[Effect]:
-    """Damage a seat down to nothing and confirm the death, during the turns."""
+def kill(state: TheyLiveState, seat: int, by: int | str = "enemy") -> list[Effect]:
+    """Damage a seat down to nothing and confirm the death (by an enemy or seat ``by``)."""
     effects: list[Effect] = []
     while state.players[seat].left > 1:
         effects += press(state, seat, "damage")
     effects += press(state, seat, "damage")
-    return effects + press(state, seat, "die")
+    return effects + press(state, seat, f"die:{by}")
 
 
 def end_wave_turns(state: TheyLiveState) -> None:

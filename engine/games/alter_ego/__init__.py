@@ -2,9 +2,13 @@
 
 The rules (the Alter Ego rulebook, v2.4) as the companion runs them:
 
-- Setup: one Arch Villain of each of the three types at random; each player 4 Family, 4 Job
-  and 4 Community cards (display 4, hand 4); CIV tokens in three pools by type; each player
-  a secret Nemesis. The end is one of the rulebook's four endings (the option "ending").
+- Setup: one Arch Villain of each of the three types at random (the host counts the three
+  piles, which share the box's 9 cards: a pile leaves at least one card to each pile after
+  it, and the last is offered what is left); each player 4 Family, 4 Job and 4 Community
+  cards (display 4, hand 4); CIV tokens in three pools by type; each player a secret Nemesis
+  ("Deal each player 1 Nemesis card": the table shuffles them and lays one per player face
+  down in a row, and the companion tells each seat, on PEEK, which is its own). The end is
+  one of the rulebook's four endings (the option "ending").
 - A turn, in six phases: Income ($1 per Job card, plus $ Trophies with a Job card shown);
   Patrol (draw 1 henchman, +1 per Community card, + Community Trophies with a Community card
   shown; keep one, which takes CIV hostages; Call the Cops may remove a henchman, its hostages

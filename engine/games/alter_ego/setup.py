@@ -12,7 +12,7 @@ from engine.cues import Tune
 from engine.entry import NumberEntry
 
 from .city import ARCH_VILLAINS, CIV_TYPES
-from .state import pool_counts
+from .state import pool_counts, share_the_box
 from .turns import start_turn
 
 if TYPE_CHECKING:
@@ -102,14 +102,13 @@ def pile_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[
     """After the last pile, one card of each is drawn: its position from the top."""
     state.count_index += 1
     if state.count_index < len(state.counts):
+        share_the_box(state.counts, state.count_index)
         return []
     state.picks = [1 + state.rng.below(count.current) for count in state.counts]
     state.phase = "picks"
-    chosen = ", ".join(
-        f"pile {i + 1}: card {pick} from the top" for i, pick in enumerate(state.picks)
-    )
+    chosen = ", ".join(f"pile {i + 1}: card {pick}" for i, pick in enumerate(state.picks))
     return [Buzz(Tune.REVEAL),
-            Reveal(f"Arch Villains: {chosen}. The rest go back to the box.")]
+            Reveal(f"Arch Villains from the top, {chosen}. The rest to the box.")]
 
 
 def offer_picks(state: AlterEgoState, seat: int) -> list[Action]:
@@ -134,5 +133,6 @@ def pool_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[
     state.city.supply = [count.current for count in state.counts]
     state.phase = "deal_nemeses"
     state.ready = set()
-    text = f"Lay {len(state.seats)} Nemesis cards face down in a row; PEEK: which is yours."
+    text = (f"Shuffle the Nemesis cards, then lay {len(state.seats)} face down in a row;"
+            " PEEK: which is yours.")
     return [Narrate(text)]

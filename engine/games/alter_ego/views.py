@@ -82,8 +82,7 @@ def picks_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
 
 
 def deal_nemeses_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
-    lines = (f"Lay {len(state.seats)} Nemesis cards", "face down in a row;",
-             "PEEK: which is yours")
+    lines = ("Shuffle the Nemeses;", f"lay {len(state.seats)} face down in a", "row. PEEK: yours")
     return _setup_view(state, seat, "Nemesis", lines)
 
 

@@ -75,6 +75,7 @@ class Monster:
     count: int
     strength: int | None
     gems: int | None
+    least: int = 0  # the strength the rulebook implies at the least, while it is unknown
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ def _hero(raw: dict[str, Any]) -> Hero:
 
 
 def _monster(raw: dict[str, Any]) -> Monster:
-    return Monster(raw["name"], raw["count"], known(raw["strength"]), known(raw["gems"]))
+    return Monster(raw["name"], raw["count"], known(raw["strength"]), known(raw["gems"]),
+                   raw.get("strength_at_least", 0))
 
 
 _DATA = load("heroes")

@@ -20,13 +20,13 @@ NUMBER = {"plus": raise_number, "minus": lower_number}
 PHASES: dict[str, Phase] = {
     "monster_values": Phase(
         offer=setup.offer_monster_value,
-        rules={**NUMBER, "ok": setup.enter_monster_value},
+        rules={**NUMBER, "ok": setup.enter_monster_value, "card": setup.take_card_value},
         view=views.monster_values_view,
         why_not=turns.why_not,
     ),
     "who_starts": Phase(
         offer=setup.offer_start,
-        rules={"start": setup.start_as_best_liar},
+        rules={"start": setup.start_as_best_liar, "change": setup.change_values},
         view=views.who_starts_view,
         why_not=turns.why_not,
     ),

@@ -135,8 +135,9 @@ def theft(state: HeroesState, now: float) -> list[Effect]:
 
 
 def reshuffle_heroes(state: HeroesState, seat: int) -> list[Effect]:
-    state.table.reshuffle_heroes()
-    return [Narrate("The Hero pile is reshuffled; a new card is set aside.")]
+    state.table.bard_reshuffle()
+    return [Narrate("Shuffle the set-aside card(s) into the Hero pile; set a new one aside."
+                    " The face-up discards stay.")]
 
 
 def stash_hero(state: HeroesState, seat: int) -> list[Effect]:

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.entry import NumberEntry
+from engine.known import known_values
 from engine.phases import Phase, PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
-from .cards import monster_entries
 from .claims import ReactionWindow, window_seconds
+from .setup import begin_values, values_to_ask
 from .table import Table
 
 
@@ -33,13 +34,14 @@ class HeroesState(PhasedState):
         self.winner: int | None = None
         self.reason = ""
         self.reset_turn()
-        # The Monster values to read off the cards after the one being set; with none to
-        # read, the table goes straight to choosing who starts.
-        self.monster_values = monster_entries() if options["monster_values"] == "enter" else []
-        if self.monster_values:
-            self.number = self.monster_values.pop(0)
-        else:
-            self.phase = "who_starts"
+        # The Monster values to read off the cards after the one being set (those the table
+        # entered before are known); with none to read, the table goes straight to choosing
+        # who starts. ``asked_values`` is None when the table chose to leave them unknown.
+        self.monster_values: list[NumberEntry] = []
+        self.asked_values: list[NumberEntry] | None = None
+        if options["monster_values"] == "enter":
+            self.asked_values = values_to_ask(self, known_values(options))
+        begin_values(self, list(self.asked_values or []))
 
     def reset_turn(self) -> None:
         """Forget the choices of the turn that ended."""

@@ -130,8 +130,19 @@ class Table:
         self.purses[seat].hand.clear()
 
     def reshuffle_heroes(self) -> None:
-        """Every Hero nobody holds becomes the new pile, and a new card is set aside."""
+        """An empty pile: every Hero nobody holds becomes the new pile ("include the set-aside
+        Hero card"), and a new card is set aside."""
         self.heroes.reshuffle(self.rng, include_aside=True)
+        self.heroes.set_aside()
+
+    def bard_reshuffle(self) -> None:
+        """The Bard's first power: "Shuffle all the face-down discarded Hero cards together
+        with the set-aside card to form the new draw pile". The face-down discards are the
+        cards the Bard's second power put onto the set-aside card; they and the set-aside card
+        go into the pile, the face-up discards stay, and a new card is set aside."""
+        self.heroes.cards.extend(self.heroes.aside)
+        self.heroes.aside.clear()
+        self.heroes.shuffle(self.rng)
         self.heroes.set_aside()
 
     # --- Monsters ---------------------------------------------------------------------------
@@ -143,6 +154,12 @@ class Table:
             self.monsters.reshuffle(self.rng)
         self.in_play[index] = self.monsters.draw()
         return self.in_play[index]
+
+    def strength_needed(self, monster: str) -> int:
+        """The strength a Hero needs to fight ``monster``: the one read off its card, else the
+        least the rulebook implies (never 0: no Bard against the Dragon)."""
+        strength = self.strengths[monster]
+        return MONSTERS[monster].least if strength is None else strength
 
     def strength_text(self, monster: str) -> str:
         strength = self.strengths[monster]

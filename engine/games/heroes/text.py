@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.text import fit
 
-from .cards import POWERS
+from .cards import HEROES, POWERS
 from .claims import Claim
 
 if TYPE_CHECKING:
@@ -23,6 +23,21 @@ def claim_speech(state: HeroesState, claim: Claim) -> str:
     if claim.kind == "giant":
         return f"{said} and I cancel that."
     return f"{said} and I copy {claim.gems} Gems."
+
+
+def hero_lines(hero: str) -> tuple[str, str, str]:
+    """A Hero on its owner's PEEK face: its name and strength, then its two powers from the
+    card (cost in Gems; a reaction says so). Three lines for every Hero, so the face's shape
+    never tells which one it is."""
+    card = HEROES[hero]
+    first, second = (_power_line(power.id) for power in card.powers)
+    return card.label, first, second
+
+
+def _power_line(power_id: str) -> str:
+    power = POWERS[power_id]
+    words = power.label + power.cost_text
+    return fit(f"React: {words}", words) if power.lightning else fit(words)
 
 
 def monster_label(state: HeroesState, index: int) -> str:

@@ -42,9 +42,9 @@ def why_not(state: HeroesState, seat: int, action_id: str) -> str:
 
 
 def fightable(state: HeroesState) -> list[int]:
-    """Monsters some Hero is strong enough for (an unknown strength never rules one out)."""
-    strengths = [state.table.strengths[name] for name in state.table.in_play]
-    return [i for i, s in enumerate(strengths) if s is None or s <= STRONGEST]
+    """Monsters some Hero is strong enough for (an unknown strength, at its least)."""
+    needed = [state.table.strength_needed(name) for name in state.table.in_play]
+    return [i for i, strength in enumerate(needed) if strength <= STRONGEST]
 
 
 def offer_actions(state: HeroesState, seat: int) -> list[Action]:
@@ -118,8 +118,8 @@ def pick_fight(state: HeroesState, seat: int, arg: str, now: float) -> list[Effe
 
 def claimable(state: HeroesState, seat: int) -> list[str]:
     if state.mode == "combat":
-        needed = state.table.strengths[state.table.in_play[state.monster]]
-        return [h for h in HERO_ORDER if needed is None or HEROES[h].strength >= needed]
+        needed = state.table.strength_needed(state.table.in_play[state.monster])
+        return [h for h in HERO_ORDER if HEROES[h].strength >= needed]
     return [h for h in HERO_ORDER if combos(state, seat, h)]
 
 

@@ -15,7 +15,15 @@ from engine.text import fit
 
 from .cards import HEROES
 from .claims import CHALLENGE, GIANT
-from .text import claim_lines, glory_line, life_line, monsters_line, stats_line, theft_lines
+from .text import (
+    claim_lines,
+    glory_line,
+    hero_lines,
+    life_line,
+    monsters_line,
+    stats_line,
+    theft_lines,
+)
 
 if TYPE_CHECKING:
     from .state import HeroesState
@@ -109,16 +117,24 @@ def final_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
 
 
 def peek_face(state: HeroesState, seat: int | None) -> SecretFace | None:
+    """Each Hero in hand with its powers (three lines a Hero), then what a Mage saw.
+
+    How many lines there are follows only what the table saw: the draws, the discards and the
+    Mage's look, never which Heroes they are.
+    """
     if seat is None or not state.table.alive(seat):
         return None
     hand = state.table.hand(seat)
-    if len(hand) == 2:
-        lines = [f"Old: {HEROES[hand[0]].label}", f"New: {HEROES[hand[1]].label}"]
-    elif hand:
-        lines = [HEROES[hand[0]].label]
-    else:
-        lines = ["None until your", "action ends"]
+    seen = []
     if seat in state.peeks:
         target, hero = state.peeks[seat]
-        lines.append(f"Seat {target} is {hero}")
+        seen = [f"Seat {target} is {hero}"]
+    if len(hand) == 2:  # both names first, for the choice; then a page for each Hero
+        old, new = (HEROES[hero].label for hero in hand)
+        lines = [f"Old: {old}", f"New: {new}", *(seen or ["Powers: next pages"]),
+                 *hero_lines(hand[0]), *hero_lines(hand[1])]
+    elif hand:
+        lines = [*hero_lines(hand[0]), *seen]
+    else:
+        lines = ["None until your", "action ends: then", "you draw a Hero", *seen]
     return SecretFace("Your Hero", tuple(lines))

@@ -97,18 +97,30 @@ def leave_the_game(state: MindInvadersState, seat: int, arg: str, now: float) ->
     """The seat is out: its Initiative card goes (the highest one leaves the game), its
     place in every step is skipped, and the floors shrink at the next cleanup."""
     del state.menus[seat]
-    leaving_card = ORDINALS[len(state.alive()) - 1]
+    handover = initiative_handover(state.initiative_order(), seat)
     state.eliminated.append(seat)
     if state.first == seat:
         state.first = state.ring.left_of(seat, gone=state.eliminated) or seat
     state.participants.discard(seat)
+    state.power_left.pop(seat, None)  # an answer from cleanup must not seat it next contest
     state.green.discard(seat)
     state.queue = [s for s in state.queue if s != seat]
     state.menus = {s: m for s, m in state.menus.items() if m != ("target", seat)}
     text = (
         f"Seat {seat} is eliminated: Power cards to the box, other cards to the general"
-        f" discard. The {leaving_card} Initiative card leaves the game; the floors shrink"
-        " at the next cleanup."
+        " discard; the floors shrink at the next cleanup."
     )
-    effects: list[Effect] = [Buzz(Tune.LOSE), Narrate(text)]
+    effects: list[Effect] = [Buzz(Tune.LOSE), Narrate(text), Narrate(handover)]
     return effects + end.last_one_standing(state) + carry_on(state)
+
+
+def initiative_handover(order: list[int], seat: int) -> str:
+    """Which Initiative card each seat takes when ``seat`` leaves an ``order`` (Initiative
+    order, before it leaves): the seats after it close the gap, so their order and the cards
+    in their hands stay as the screens show them, and the highest card is left for the box."""
+    at = order.index(seat)
+    box = f"the {ORDINALS[len(order) - 1]} Initiative card goes back to the box"
+    takes = [f"Seat {s} takes the {ORDINALS[n]}" for n, s in enumerate(order[at + 1:], at)]
+    if not takes:
+        return f"Seat {seat}: {box}."
+    return f"Pass Initiative cards down, same side up: {', '.join(takes)}; {box}."

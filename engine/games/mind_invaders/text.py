@@ -19,17 +19,21 @@ def character_phrase(seat: int, kind: str) -> str:
     return f"Seat {seat}: {kind}"
 
 
-def condition_lines(kind: str) -> tuple[str, ...]:
-    """The PEEK lines for a Character; lost icons show as '?' with a pointer to the cards."""
+def condition_lines(kind: str) -> tuple[str, str, str]:
+    """The PEEK lines for a Character: three for every Character, so the face's shape never
+    tells which. Lost icons show as '?', with a pointer to the cards if any Character has one."""
     cond = DATA["conditions"][kind]
-    icons = cond["victory_icons"] + cond["elimination_icons"]
-    lines = [
+    return (
         fit("Win: " + _icon_counts(cond["victory_icons"], cond["victory_cards"])),
         fit("Out: " + _icon_counts(cond["elimination_icons"], cond["elimination_cards"])),
-    ]
-    if any(known(icon) is None for icon in icons):
-        lines.append("?: on Character cards")
-    return tuple(lines)
+        "?: on Character cards" if _icons_lost() else "Keep it to yourself",
+    )
+
+
+def _icons_lost() -> bool:
+    """Whether the data file lost any Character's icon (the same answer for every seat)."""
+    return any(known(icon) is None for cond in DATA["conditions"].values()
+               for icon in cond["victory_icons"] + cond["elimination_icons"])
 
 
 def _icon_counts(icons: list[str], count: int) -> str:

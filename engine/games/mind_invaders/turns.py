@@ -95,12 +95,14 @@ def _next_in_turn(state: MindInvadersState) -> list[Effect]:
 
 
 def start_contest(state: MindInvadersState) -> list[Effect]:
+    """The lowest Initiative among the seats playing blocks: a seat with no Power cards in
+    hand sits the whole contest out, the block too (if the blocker leaves, the next blocks)."""
     state.contest += 1
     state.phase = "block"
     state.round = 0
     state.green = set(state.participants)
-    state.queue = state.initiative_order()  # the 1st blocks; if it leaves, the next does
-    text = f"Contest {state.contest}: Seat {state.first} blocks a card on the lower floor."
+    state.queue = [s for s in state.initiative_order() if s in state.participants]
+    text = f"Contest {state.contest}: Seat {state.queue[0]} blocks a card on the lower floor."
     return [Buzz(Tune.TURN), Narrate(text)]
 
 

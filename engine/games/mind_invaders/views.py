@@ -172,7 +172,7 @@ def _order_line(state: MindInvadersState) -> str:
 def _menu_view(state: MindInvadersState, seat: int, secret: SecretFace | None) -> SeatView:
     menu, target = state.menus[seat]
     cards = DATA["investigation"]["cards"]
-    icon = known(DATA["investigation"]["icon"]) or "investigation"
+    icon = known(DATA["investigation"]["icon"])
     titles = {
         "investigate": "Investigate",
         "target": f"Investigate Seat {target}",
@@ -180,7 +180,9 @@ def _menu_view(state: MindInvadersState, seat: int, secret: SecretFace | None) -
         "eliminated": "Eliminated?",
     }
     lines = {
-        "investigate": [f"Discard {cards} cards", fit(f"with the {icon}"), "icon, pick a seat"],
+        "investigate": [f"Discard {cards} cards with",
+                        fit(f"the {icon} icon", "its icon") if icon else "the investigation",
+                        "icon; pick a seat" if not icon else "then pick a seat"],
         "target": [f"Discard {cards} cards", "first, then reveal", f"Seat {target}"],
         "victory": ["Win AND elimination", "at once: you are out", "(I am eliminated)"],
         "eliminated": ["Your cards meet an", "elimination", "condition?"],

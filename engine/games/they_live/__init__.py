@@ -3,13 +3,17 @@
 The rules in short (the They Live rulebook). Three to six players each play a character; in
 secret some are Humans and some Invaders (3: 2H+1I; 4: 3H+2I, one card aside; 5: 3H+2I;
 6: 4H+3I, one aside). With four or more players the Invaders learn each other in an Invader
-check. Each wave: New Resources (2 x players cards; in waves 1-3 drawn enemies go back at a
-random depth), player turns (lowest remaining health first, ties to the higher starting
-CRITICAL value, a Preacher's Kick Ass first), then an optional force-reveal vote. CRITICAL
+check. Each wave: New Resources (2 cards for each living player, since the dead take no
+turn and the last player finds 2 cards left; in waves 1-3 drawn enemies go back at a random
+depth), player turns (lowest remaining health first, ties to the higher starting CRITICAL
+value, a Preacher's Kick Ass first), then an optional force-reveal vote. CRITICAL
 players may be inspected with Hoffman Lenses. Death reveals the identity (and, for an Invader
-in a 4- or 6-player game, the spare card). Humans win when every Invader in play is dead;
+in a 4- or 6-player game, the spare card); the dying seat says who killed it: a killing player
+takes all its cards and city areas (an enemy's victim, or a force-reveal's, shuffles them
+back), and a revealed Invader killing a Human, or a Human killing an Invader when more than
+one is in play, heals 2. Humans win when every Invader in play is dead;
 Invaders win when every Human is dead or when they hold as many city areas as there are
-players.
+players (of the 9 in the box, which the table can never hold more than between them).
 
 The companion runs the identities and everything that touches them; the players keep every
 other card and report health, city areas and deaths with their seat buttons. The flow is the

@@ -17,6 +17,7 @@ DATA = data.load("they_live")
 HUMAN = "Human"
 INVADER = "Invader"
 WAR_TABLE_CARDS: int = DATA["war_table_cards"]
+CITY_AREAS: int = DATA["city_areas"]
 DIE_RESULTS: tuple[str, ...] = tuple(DATA["die"]["results"])
 KICK_ASS: frozenset[str] = frozenset(DATA["die"]["kick_ass"])
 # How many sides of the die show each result (the data file calls them its faces).

@@ -47,6 +47,7 @@ SILENT = Script(
 MEET_STEP = 1
 CHECK_TITLE = "INVADER CHECK"
 PEEK_LINES = 3
+HOLD_ON = "Hold until the cue"
 
 
 def script_for(mode: str) -> Script:
@@ -54,14 +55,14 @@ def script_for(mode: str) -> Script:
 
 
 def check_face(identity: str, other_invaders: Sequence[int]) -> SecretFace:
-    """What a seat sees while holding PEEK in the silent check: same title, same line count."""
+    """What a seat sees while holding PEEK in the silent check: the same title and three
+    full lines for everyone (at most two other Invaders, so the names always fit)."""
     if identity == INVADER:
         names = [identity_phrase(seat, INVADER) for seat in other_invaders] or ["None: only you"]
-        lines = ["Other Invaders:", *names]
+        lines = ["Other Invaders:", *names, HOLD_ON]
     else:
         lines = ["Nothing to see.", "Keep holding PEEK", "until the cue."]
-    padded = (lines + [""] * PEEK_LINES)[:PEEK_LINES]
-    return SecretFace(CHECK_TITLE, tuple(padded))
+    return SecretFace(CHECK_TITLE, tuple(lines[:PEEK_LINES]))
 
 
 def in_silent_meeting(state: TheyLiveState) -> bool:

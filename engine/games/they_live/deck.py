@@ -58,6 +58,16 @@ def card_name(card: str) -> str:
     return card.removesuffix(ENEMY_TAG).strip()
 
 
+def wave_draw(state: TheyLiveState) -> int:
+    """Cards New Resources puts out: two for each player still alive.
+
+    "draw War Table cards equal to 2 x the number of players", and "When the last player takes
+    their turn, there will only be 2 cards left in the middle": the dead take no turn, so they
+    are not counted.
+    """
+    return 2 * len(state.living())
+
+
 def draw_virtual(state: TheyLiveState, deck: list[str], count: int) -> list[Effect]:
     """Draw named cards from ``deck`` (the state's); in the first waves an enemy goes back
     below the top, unseen."""
@@ -84,7 +94,7 @@ def _must_put_back(state: TheyLiveState, deck: list[str], card: str) -> bool:
 
 def put_enemy_back(state: TheyLiveState) -> list[Effect]:
     """From the real deck: a depth below the top, uniform over the cards it should still hold."""
-    remaining = max(1, state.deck_left - 2 * len(state.seats))
+    remaining = max(1, state.deck_left - wave_draw(state))
     depth = 1 + state.rng.below(remaining)
     state.enemy_note = f"Enemy: {depth} cards down"
     return [Narrate(f"Put the enemy back {depth} cards down (or at the bottom),"

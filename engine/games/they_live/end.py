@@ -27,20 +27,46 @@ if TYPE_CHECKING:
     from .state import TheyLiveState
 
 
-def kill(state: TheyLiveState, seat: int) -> list[Effect]:
-    """A death reveals the identity (an Invader's may turn the spare over) and may end it all."""
+def kill(state: TheyLiveState, seat: int, killer: int | None) -> list[Effect]:
+    """A death reveals the identity (an Invader's may turn the spare over), hands the city
+    areas to the killing seat (``None``: no player killed) and may end it all."""
     player = state.players[seat]
+    areas = player.areas
     player.alive, player.revealed, player.areas = False, True, 0
     state.menus.pop(seat, None)
     identity = state.identities[seat]
     effects: list[Effect] = [
         Buzz(Tune.REVEAL),
         Reveal(f"{player.character} died. {identity_phrase(seat, identity)}"),
-        Narrate("Killed by an enemy: cards back in the deck; by a player: they take all"),
     ]
+    if killer is None:
+        effects.append(Narrate(f"Shuffle seat {seat}'s cards and areas into the deck"))
+    else:
+        effects += _spoils(state, seat, killer, areas)
     if identity == INVADER:
         effects += _reveal_spare(state)
     return effects + check_win(state)
+
+
+def _spoils(state: TheyLiveState, seat: int, killer: int, areas: int) -> list[Effect]:
+    """"If you are killed by another player, your killer takes all your cards - including your
+    completed city locations"; some kills also heal the killer 2."""
+    taker = state.players[killer]
+    taker.areas += areas
+    effects: list[Effect] = [Narrate(f"Seat {killer} takes all seat {seat}'s cards and areas")]
+    if _kill_heals(state, seat, killer):
+        taker.left = min(taker.max_health, taker.left + 2)
+        effects.append(Narrate(f"Seat {killer} heals 2 for the kill"))
+    return effects
+
+
+def _kill_heals(state: TheyLiveState, seat: int, killer: int) -> bool:
+    """The rulebook's Self-Reveal page: "When a revealed Invader player kills a Human player,
+    they heal 2 points of damage. If you're playing a game with multiple Invaders, the Human
+    player heals 2 damage when they kill an Invader"."""
+    if state.identities[killer] == INVADER:
+        return state.players[killer].revealed and state.identities[seat] == HUMAN
+    return state.identities[seat] == INVADER and len(state.other_invaders(None)) > 1
 
 
 def _reveal_spare(state: TheyLiveState) -> list[Effect]:

@@ -122,5 +122,5 @@ def _punish_yes_voters(state: TheyLiveState, yes: list[int]) -> list[Effect]:
         player.left = force_penalty(player.left, player.critical)
     for seat in yes:
         if state.players[seat].left == 0 and not state.is_terminal():
-            effects += kill(state, seat)
+            effects += kill(state, seat, killer=None)
     return effects

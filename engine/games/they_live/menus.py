@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 INSPECT = "inspect"  # Hoffman Lenses on a CRITICAL seat
 ACCUSE = "accuse"  # whom a force-reveal is called on
-DEATH = "death"  # no health left: confirm the death
+DEATH = "death"  # no health left: confirm the death and say who killed
 REVEAL = "reveal"  # an Invader's self-reveal ...
 REVEAL_SURE = "reveal2"  # ... asked twice, since it cannot be undone
 
@@ -33,7 +33,7 @@ def offer_menu(state: TheyLiveState, seat: int) -> list[Action]:
     if menu == ACCUSE:
         return [*_targets(state, "accuse", state.accusable(seat)), cancel]
     if menu == DEATH:
-        return [cancel, Action("die", "Yes: I am dead")]
+        return [cancel, Action("die:enemy", "By an enemy"), *_killers(state, seat)]
     if menu == REVEAL:
         return [cancel, Action("reveal2", "Reveal: Invader")]
     return [cancel, Action("reveal3", "Sure? Reveal now")]
@@ -41,6 +41,13 @@ def offer_menu(state: TheyLiveState, seat: int) -> list[Action]:
 
 def _targets(state: TheyLiveState, verb: str, seats: list[int]) -> list[Action]:
     return [Action(f"{verb}:{s}", seat_label(s, state.players[s].character)) for s in seats]
+
+
+def _killers(state: TheyLiveState, seat: int) -> list[Action]:
+    """A player's kill, with the seat on turn (the usual attacker) offered first."""
+    others = [s for s in state.living() if s != seat]
+    others.sort(key=lambda s: s != state.on_turn)
+    return [Action(f"die:{s}", "By " + seat_label(s, state.players[s].character)) for s in others]
 
 
 def close_menu(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:

@@ -23,7 +23,8 @@ PHASES: dict[str, Phase] = {
     ),
     "identity": Phase(
         offer=setup.offer_identity,
-        rules={"done": setup.identity_seen},
+        rules={"done": setup.identity_seen, "change": setup.change_values,
+               "+1": setup.raise_value, "-1": setup.lower_value, "ok": setup.accept_value},
         view=views.on_screen(views.view_identity),
     ),
     "check": Phase(

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 from engine.api import Action
 from engine.entry import NumberEntry
+from engine.known import known_values
 from engine.narration import NarrationRun
 from engine.phases import Phase, PhasedState
 from engine.rng import SeededRandom
 from engine.votes import Vote
 
-from .cards import DIE_SIDES, INVADER, WAR_TABLE_CARDS, deal_identities
+from .cards import CITY_AREAS, DIE_SIDES, INVADER, WAR_TABLE_CARDS, deal_identities
 from .text import identity_phrase, invaders_in_play_phrase, spare_phrase
 
 
@@ -55,6 +56,7 @@ class TheyLiveState(PhasedState):
     ) -> None:
         super().__init__(seats, seed, phases)
         self.options = dict(options)
+        self.known = known_values(options)  # card values the table entered before
         self.rng = SeededRandom(seed)
         deal = deal_identities(self.seats, self.rng)
         self.identities: dict[int, str] = deal.hands
@@ -120,6 +122,10 @@ class TheyLiveState(PhasedState):
 
     def living(self) -> list[int]:
         return [seat for seat in self.seats if self.players[seat].alive]
+
+    def areas_free(self) -> int:
+        """City areas nobody holds: "The city is split into 9 key areas"."""
+        return CITY_AREAS - sum(p.areas for p in self.players.values())
 
     def taken_characters(self) -> set[str]:
         return {p.character for p in self.players.values() if p.character}

@@ -16,6 +16,17 @@ SETUP_TITLE = "They Live: setup"
 WAITING = "Waiting for others"
 
 
+# What a seat's PEEK face tells of its own side, from the rulebook's objectives: two lines.
+HUMAN_GOAL = ("Win: every Invader", "dead; keep the city")
+NO_OTHER_INVADER = "No other Invader"
+SELF_REVEAL = "Self-reveal: own turn"
+
+
+def invader_goal(players: int) -> str:
+    """The Invaders win when together they hold as many city areas as there are players."""
+    return f"Win: hold {players} areas"
+
+
 def identity_phrase(seat: int, identity: str) -> str:
     """The one way an identity is ever written, so secrecy checks can search for it."""
     return f"Seat {seat}: {identity}"

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from engine.api import Action, Buzz, Effect, Narrate, Vibrate
 from engine.cues import Pattern, Tune
 
-from .cards import KICK_ASS
-from .deck import PUT_BACK_WAVES, draw_virtual, put_enemy_back
+from .cards import CITY_AREAS, KICK_ASS
+from .deck import PUT_BACK_WAVES, draw_virtual, put_enemy_back, wave_draw
 from .end import check_win, kill
 from .menus import DEATH, offer_menu
 
@@ -51,7 +51,7 @@ def begin_wave(state: TheyLiveState) -> list[Effect]:
     state.preacher_rolled.clear()
     state.preacher_first.clear()
     state.enemy_note = None
-    count = 2 * len(state.seats)
+    count = wave_draw(state)
     effects: list[Effect] = [Buzz(Tune.TURN), Narrate(f"Wave {state.wave}: draw {count} cards")]
     if state.wave == PUT_BACK_WAVES + 1:
         effects.append(Narrate("From now on, drawn enemies stay"))
@@ -113,7 +113,7 @@ def enemy_drawn(state: TheyLiveState, seat: int, arg: str, now: float) -> list[E
 
 
 def cards_out(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.deck_left = max(0, state.deck_left - 2 * len(state.seats))
+    state.deck_left = max(0, state.deck_left - wave_draw(state))
     state.drawn = []
     return _begin_turns(state)
 
@@ -151,7 +151,8 @@ def offer_turns(state: TheyLiveState, seat: int) -> list[Action]:
     actions = [Action("end", "End turn"), damage]
     if player.left < player.max_health:
         actions.append(Action("heal", "+1 health", undoable=True, repeat=True))
-    actions.append(Action("area", "+1 city area"))
+    if state.areas_free():
+        actions.append(Action("area", "+1 city area"))
     actions += roll
     if state.inspect_targets(seat):
         actions.append(Action("inspect", "Inspect..."))
@@ -165,6 +166,8 @@ def offer_turns(state: TheyLiveState, seat: int) -> list[Action]:
 def not_your_turn(state: TheyLiveState, seat: int, action_id: str) -> str:
     if action_id in TURN_ONLY and seat != state.on_turn:
         return f"Seat {state.on_turn}'s turn"
+    if action_id == "area" and not state.areas_free():
+        return f"All {CITY_AREAS} city areas are held"
     return "Not now"
 
 
@@ -183,11 +186,12 @@ def take_damage(state: TheyLiveState, seat: int, arg: str, now: float) -> list[E
     return [Vibrate(seat, Pattern.SHORT)]
 
 
-def confirm_death(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    """The death stands; if it was this seat's turn, the next seat plays."""
+def confirm_death(state: TheyLiveState, seat: int, killer: str, now: float) -> list[Effect]:
+    """The death stands, "die:enemy" or "die:N" for a kill by seat N; if it was this seat's
+    turn, the next seat plays."""
     del state.menus[seat]
     state.players[seat].left = 0
-    effects = kill(state, seat)
+    effects = kill(state, seat, None if killer == "enemy" else int(killer))
     if not state.is_terminal() and seat == state.on_turn:
         state.to_play.discard(seat)
         effects += _next_turn(state)

@@ -17,10 +17,18 @@ from engine.text import fit, screen_lines
 
 from .cards import INVADER
 from .check import CHECK_TITLE, check_face, in_silent_meeting
-from .deck import PUT_BACK_WAVES, card_name
+from .deck import PUT_BACK_WAVES, card_name, wave_draw
 from .menus import ACCUSE, DEATH, INSPECT, REVEAL, REVEAL_SURE
 from .setup import CARD_VALUES
-from .text import SETUP_TITLE, WAITING, identity_phrase
+from .text import (
+    HUMAN_GOAL,
+    NO_OTHER_INVADER,
+    SELF_REVEAL,
+    SETUP_TITLE,
+    WAITING,
+    identity_phrase,
+    invader_goal,
+)
 
 if TYPE_CHECKING:
     from engine.entry import NumberEntry
@@ -37,16 +45,32 @@ Peek = Callable[["TheyLiveState", int], SecretFace]
 
 
 def peek_not_dealt(state: TheyLiveState, seat: int) -> SecretFace:
-    return SecretFace(PEEK_TITLE, ("Dealt after setup",))
+    return SecretFace(PEEK_TITLE, ("Dealt after setup:", "pick a character,", "enter its values"))
 
 
 def peek_identity(state: TheyLiveState, seat: int) -> SecretFace:
-    """The identity, the other Invaders once met, and this seat's inspection results."""
+    """The identity and two lines on its side (the other Invaders once met, else the goal),
+    then one line per inspection this seat made.
+
+    Every Human and every Invader gets the same number of lines: three, plus one per use of
+    the Lenses, which the table saw. So the face's pages are the same whatever it says.
+    """
     if in_silent_meeting(state):
         return check_face(state.identities[seat], state.other_invaders(seat))
-    lines = [identity_phrase(seat, state.identities[seat])]
-    lines += [identity_phrase(s, state.identities[s]) for s in state.known_to(seat)]
+    identity = state.identities[seat]
+    lines = [identity_phrase(seat, identity), *_side_lines(state, seat, identity)]
+    lines += [identity_phrase(s, state.identities[s]) for s in state.inspections.get(seat, [])]
     return SecretFace(PEEK_TITLE, tuple(lines))
+
+
+def _side_lines(state: TheyLiveState, seat: int, identity: str) -> tuple[str, str]:
+    """Exactly two lines: a Human's goal; an Invader's allies once met, then its goal."""
+    if identity != INVADER:
+        return HUMAN_GOAL
+    allies = [identity_phrase(s, INVADER) for s in state.other_invaders(seat)]
+    known = (allies or [NO_OTHER_INVADER]) if state.invaders_met else []
+    first, second, *_ = [*known, invader_goal(len(state.seats)), SELF_REVEAL]
+    return first, second
 
 
 # --- every phase's view, as a screen shows it -----------------------------------------------
@@ -114,7 +138,7 @@ def view_values(state: TheyLiveState, seat: int | None) -> SeatView:
 
 def _value_view(player: Player, entry: NumberEntry) -> SeatView:
     if entry.key in CARD_VALUES:
-        title, line = f"{player.character}: {entry.prompt}", "From your card"
+        title, line = f"{player.character}: {entry.prompt}", f"Your card's {entry.prompt}"
     else:
         title, line = entry.prompt, "Count them on the die"
     return SeatView(title, (line,), big=entry.shown(), highlight=True)
@@ -123,6 +147,8 @@ def _value_view(player: Player, entry: NumberEntry) -> SeatView:
 def view_identity(state: TheyLiveState, seat: int | None) -> SeatView:
     if seat is None:
         return _setup_public(state)
+    if state.value_entries[seat]:
+        return view_values(state, seat)
     if seat in state.ready:
         return _waiting()
     return SeatView("Your identity", ("Hold PEEK to see it", "then press Done"), highlight=True)
@@ -140,7 +166,7 @@ def view_resources(state: TheyLiveState, seat: int | None) -> SeatView:
     if state.drawn:
         card = card_name(state.drawn[state.shown_card])
         return SeatView(title, (f"Card {state.shown_card + 1}/{len(state.drawn)}:", card))
-    lines = [f"Draw {2 * len(state.seats)} cards"]
+    lines = [f"Draw {wave_draw(state)} cards"]
     if state.wave <= PUT_BACK_WAVES:
         lines.append(state.enemy_note or "Enemy? press Enemy")
     return SeatView(title, tuple(lines))
@@ -160,7 +186,7 @@ def view_turns(state: TheyLiveState, seat: int | None) -> SeatView:
 _MENU_WORDS = {
     INSPECT: ("Inspect whom?", "Hoffman Lenses"),
     ACCUSE: ("Force-reveal whom?", "Hoffman Lenses"),
-    DEATH: ("No health left", "Dead? Confirm"),
+    DEATH: ("No health left", "Dead? Killed by whom?"),
     REVEAL: ("SELF-REVEAL?", "Invaders only"),
     REVEAL_SURE: ("SELF-REVEAL?", "Cannot be undone"),
 }
@@ -173,8 +199,8 @@ def _menu_view(menu: str) -> SeatView:
 
 def _standing_lines(state: TheyLiveState, player: Player) -> tuple[str, ...]:
     crit = " CRITICAL" if player.is_critical else ""
-    lines = [f"Health {player.left}/{player.max_health}{crit}",
-             f"Areas {player.areas} Hand max {player.hand_limit}"]
+    hand = f" Hand max {player.hand_limit}" if player.hand_limit is not None else ""
+    lines = [f"Health {player.left}/{player.max_health}{crit}", f"Areas {player.areas}{hand}"]
     if player.revealed and state.identities[player.seat] == INVADER:
         lines.append("No ally; enemies skip")
     return tuple(lines)

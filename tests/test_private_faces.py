@@ -1,0 +1,103 @@
+"""Secrets have no shape: what a neighbour can notice of a seat never depends on a secret.
+
+Over all five games, on the random-play machinery: at every moment the secrets still secret
+are dealt again among the seats (tests/shape.py), and for every press, hold, release, action
+and passing second the two tables' bus traffic, cues, public faces and the outlines of the
+private faces are the same. A face that leaks (one extra lit line for one role) fails it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import composer
+from companion.render import Face
+from engine import registry
+from engine.games.they_live import views
+from engine.games.they_live.cards import INVADER
+from tests.shape import REDEALS, Lockstep, transfer_shape
+
+SEEDS = 2
+STEPS = 60
+
+
+def _options(key: str, number: int) -> dict[str, str]:
+    game = registry.get(key)
+    return {opt.key: opt.choices[number % len(opt.choices)] for opt in game.options}
+
+
+def _players(key: str, number: int) -> int:
+    game = registry.get(key)
+    return max(game.min_players, min(game.max_players, 4 + number))
+
+
+def play(key: str, number: int, steps: int = STEPS) -> Lockstep:
+    run = Lockstep(key, _players(key, number), _options(key, number), number)
+    try:
+        for _ in range(steps):
+            run.step()
+    finally:
+        run.close()
+    return run
+
+
+@pytest.mark.parametrize("key", [game.key for game in registry.all_games()])
+def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
+    """Two deals with the same public facts: the same traffic, cues and face outlines."""
+    told_apart = 0
+    for number in range(SEEDS):
+        run = play(key, number)
+        assert run.compared > STEPS, f"{key}: too few moments compared ({run.compared})"
+        told_apart += run.told_apart
+    secret = REDEALS[key] is not REDEALS["staying-alive"]
+    assert told_apart or not secret, f"{key}: no PEEK face ever differed between the deals"
+
+
+def test_private_faces_silent_invader_check_is_the_same_on_every_wire() -> None:
+    """Every seat holds PEEK through the silent check: whatever the deal, and whether a seat
+    is Human or Invader, each seat's bus carries the same transfers as every other's."""
+    run = Lockstep("they-live", 4, {"check": "silent"}, 7)
+    try:
+        while run.a.app.state.phase != "check":
+            run.step(holding=set())
+        seats = set(run.a.app.seat_numbers)
+        marks = {n: len(bus.transfers) for n, bus in run.a.headless.buses.items()}
+        while run.a.app.state.phase == "check":
+            run.step(holding=seats)
+        wires = {n: [transfer_shape(t) for t in bus.transfers[marks[n]:]]
+                 for n, bus in run.a.headless.buses.items()}
+    finally:
+        run.close()
+    assert run.told_apart, "no moment of the check had a Human and an Invader to compare"
+    assert all(wire == wires[1] for wire in wires.values())
+    assert sum(len(t[2]) if isinstance(t[2], bytes) else t[2] for t in wires[1]) > 1024
+
+
+def _they_live_fails() -> None:
+    with pytest.raises(AssertionError, match="differs between two deals"):
+        play("they-live", 0, steps=2 * STEPS)
+
+
+def test_private_faces_one_extra_line_for_one_role_fails(monkeypatch) -> None:
+    """A game that gives an Invader's PEEK face one line more than a Human's is caught (its
+    pages, and so its page count on the bar, differ)."""
+    real = views._side_lines
+
+    def leaking(state, seat, identity):
+        first, second = real(state, seat, identity)
+        return (first, second, "Invader extra") if identity == INVADER else (first, second)
+
+    monkeypatch.setattr(views, "_side_lines", leaking)
+    _they_live_fails()
+
+
+def test_private_faces_the_old_peek_face_fails(monkeypatch) -> None:
+    """The PEEK face as it was (lit words on black, as long as they are, plus one lit line
+    for Invaders) is caught by its outline."""
+    def unsealed(view, page=0):
+        secret = view.secret or composer.NOTHING_SECRET
+        extra = ("Invader extra",) if any(INVADER in line for line in secret.lines) else ()
+        return Face(secret.title, inverted_title=True, lines=secret.lines + extra)
+
+    monkeypatch.setattr(composer, "secret_face_for", unsealed)
+    _they_live_fails()

@@ -1,0 +1,142 @@
+"""A table remembers: card values, each game's options and each seat's cues, in one file
+that survives a restart, is private, and never takes the table down when damaged."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+from companion.app import App
+from companion.clock import FakeClock
+from companion.lobby import Lobby
+from companion.memory import TableMemory
+from companion.statedir import memory_path
+from engine import registry
+from engine.api import Vibrate
+from hardware.headless import HeadlessTable
+
+THEY_LIVE = registry.get("they-live")
+
+
+def _app(tmp_path, seats: int = 3, *, has_speaker: bool = True) -> App:
+    numbers = range(1, seats + 1)
+    memory = TableMemory(memory_path(tmp_path))
+    table = HeadlessTable(numbers, lambda event: None, clock=FakeClock())
+    lobby = Lobby.prepared(list(numbers), list(numbers), memory=memory, has_speaker=has_speaker)
+    app = App(table.hardware, clock=FakeClock(), lobby=lobby,
+              seed_source=lambda n: b"m" * n)
+    app.start()
+    return app
+
+
+def _choose(app: App, seat: int, label: str) -> None:
+    action = next(a for a in app.actions(seat) if a.label.startswith(label))
+    app.choose(seat, action, app.clock())
+
+
+def _start_they_live(app: App, names=("Nada", "Holly", "Dixon")) -> None:
+    _choose(app, 1, "Choose game")
+    _choose(app, 1, "They Live")
+    _choose(app, 1, "Start")
+    for seat, name in zip((1, 2, 3), names, strict=True):
+        _choose(app, seat, name)
+
+
+def test_table_memory_card_values_are_kept_for_the_next_game_and_the_next_run(tmp_path):
+    """Values entered once are not asked again: in the next game, and after a restart."""
+    app = _app(tmp_path)
+    _start_they_live(app)
+    for seat in (1, 1, 2, 2, 3):
+        _choose(app, seat, "Card says")
+    assert app.state.phase == "identity"
+    _choose(app, 1, "End game")
+    _choose(app, 1, "Yes")
+    again = _app(tmp_path)  # a new process on the same state directory
+    _start_they_live(again)
+    assert again.state.phase == "identity"
+    assert again.state.players[1].max_health == 15
+    assert again.record.options["known:Nada.health"] == "15"
+
+
+def test_table_memory_file_is_private_documented_json(tmp_path):
+    """Mode 0600, and the shape docs/table-memory.md describes."""
+    app = _app(tmp_path)
+    _start_they_live(app)
+    _choose(app, 1, "Card says")
+    path = memory_path(tmp_path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    data = json.loads(path.read_text())
+    assert data["version"] == 1 and data["recent"] == ["they-live"]
+    assert data["values"] == {"they-live": {"Nada.health": 15}}
+    assert data["options"] == {"they-live": {"check": "narrated", "die": "physical"}}
+
+
+def test_table_memory_damaged_file_is_reported_and_ignored(tmp_path):
+    """A damaged file never stops the table: every seat is told, play goes on, and the next
+    change writes a good file."""
+    memory_path(tmp_path).write_text('{"version": 1, "values": {"they-live": {"x": -3}}}')
+    app = _app(tmp_path)
+    assert all("Table memory damaged" in app.ui[seat].notice for seat in (1, 2, 3))
+    _start_they_live(app)
+    _choose(app, 1, "Card says")
+    assert json.loads(memory_path(tmp_path).read_text())["values"] == {
+        "they-live": {"Nada.health": 15}}
+
+
+def test_table_memory_garbage_file_is_ignored(tmp_path):
+    memory_path(tmp_path).write_bytes(b"\xff\x00 not json")
+    memory = TableMemory(memory_path(tmp_path))
+    assert memory.problem and memory.known("they-live") == {}
+
+
+def test_table_memory_options_per_game_and_the_last_game_offered_first(tmp_path):
+    """"Check: silent" set once is the option the next They Live game opens with; the game
+    list starts with the game the table played last."""
+    app = _app(tmp_path)
+    _choose(app, 1, "Choose game")
+    _choose(app, 1, "They Live")
+    _choose(app, 1, "Check")
+    _choose(app, 1, "Start")
+    _choose(app, 1, "End game")
+    _choose(app, 1, "Yes")
+    _choose(app, 1, "Choose game")
+    assert app.actions(1)[0].label == "They Live"
+    _choose(app, 1, "They Live")
+    assert "Check: silent" in [a.label for a in app.actions(1)]
+
+
+def test_table_memory_without_a_speaker_the_check_starts_silent_and_says_why(tmp_path):
+    """Narration nobody hears is text on screens nobody may read: silent comes first."""
+    app = _app(tmp_path, has_speaker=False)
+    _choose(app, 1, "Choose game")
+    _choose(app, 1, "They Live")
+    assert "Check: silent" in [a.label for a in app.actions(1)]
+    assert "No speaker: silent" in app.view(1).lines
+
+
+def test_table_memory_a_seat_turns_its_own_vibration_off(tmp_path):
+    """Seat 2's vibration off: its private cues are not felt; seat 1's still are."""
+    app = _app(tmp_path)
+    pulses = []
+    for number, seat in app.hardware.seats.items():
+        seat.vibrator = type("V", (), {"pulse": lambda self, p, n=number: pulses.append(n),
+                                       "close": lambda self: None})()
+    _choose(app, 2, "Vibrate: on")
+    assert "Vibrate: off" in [a.label for a in app.actions(2)]
+    app.effects.play([Vibrate(1), Vibrate(2)], app.clock())
+    assert pulses == [1]
+    assert TableMemory(memory_path(tmp_path)).cue(2, "vibration") == "off"
+
+
+def test_table_memory_replayed_game_keeps_its_values(tmp_path):
+    """Undo and resume replay a game from its journaled options: the known values too."""
+    app = _app(tmp_path)
+    _start_they_live(app)
+    for seat in (1, 1, 2, 2, 3):
+        _choose(app, seat, "Card says")
+    _choose(app, 1, "End game")
+    _choose(app, 1, "Yes")
+    _start_they_live(app)
+    _choose(app, 1, "Done")
+    replayed = app.record.replay()
+    assert replayed.players[1].max_health == 15 and replayed.phase == "identity"
