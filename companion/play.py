@@ -120,7 +120,8 @@ def _session(settings: PlaySettings, where: Path, config,
         numbers = sorted(hardware.seats)
         memory = TableMemory(memory_path(where))
         lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game,
-                               memory=memory, has_speaker=speaker is not None)
+                               memory=memory,
+                               has_speaker=speaker is not None and speaker.available())
         journal = SqliteJournal(journal_path(where), acks=acks)
         stack.callback(journal.close)
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,

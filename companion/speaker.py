@@ -22,6 +22,7 @@ class LateSpeaker(Speaker):
         self._open_speaker = open_speaker
         self._speaker: Speaker | None = None
         self._opening: threading.Thread | None = None
+        self._tried = threading.Event()  # opening finished, with a speaker or without
         self._lock = threading.Lock()
 
     def open_now(self) -> None:
@@ -30,7 +31,7 @@ class LateSpeaker(Speaker):
         with self._lock:
             if self._opening is None:
                 self._opening = threading.current_thread()
-                self._speaker = self._open_speaker()
+                self._open()
 
     def open_soon(self) -> None:
         """Open it on a thread of its own, unless it is open or opening already."""
@@ -39,6 +40,10 @@ class LateSpeaker(Speaker):
                 self._opening = threading.Thread(target=self._open, name="speaker-open",
                                                  daemon=True)
                 self._opening.start()
+
+    def available(self) -> bool:
+        """False once opening found no audio device; True before that is known."""
+        return not self._tried.is_set() or self._speaker is not None
 
     def say(self, text: str) -> None:
         speaker = self._speaker
@@ -53,4 +58,7 @@ class LateSpeaker(Speaker):
             self._speaker.close()
 
     def _open(self) -> None:
-        self._speaker = self._open_speaker()
+        try:
+            self._speaker = self._open_speaker()
+        finally:
+            self._tried.set()

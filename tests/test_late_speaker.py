@@ -69,3 +69,10 @@ def test_opening_twice_opens_one_speaker():
     speaker.open_soon()
     speaker.close()
     assert len(opened) == 1 and opened[0].closed
+
+
+def test_a_table_without_audio_is_known_to_have_no_speaker_once_opening_failed():
+    speaker = LateSpeaker(lambda: None)
+    assert speaker.available()  # not known yet: narration stays on
+    speaker.open_now()
+    assert not speaker.available()
