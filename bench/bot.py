@@ -25,8 +25,10 @@ def next_move(app: App) -> tuple[int, str] | None:
     state = app.state
     if state is None:
         return None
-    if state.is_terminal():
-        return state.seats[0], "sys:again"
+    if state.is_terminal():  # "Play again", and yes when the table asks to be sure
+        seat = state.seats[0]
+        return seat, "sys:yes" if any(a.id == "sys:yes" for a in app.actions(seat)) else \
+            "sys:again"
     offered = {seat: [a.id for a in app.actions(seat)] for seat in state.seats}
     glass = app.view(None).hourglass
     if glass is not None and glass.running and glass.remaining < FLIP_BELOW:
