@@ -6,18 +6,17 @@ import logging
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from typing import TYPE_CHECKING
 
 from gpiozero.pins import Factory
+from serial.tools.list_ports import comports
 
 from .base import SeatHardware, Sink, TableHardware
 from .bus import BusWriter, I2cBus, Tca9548a
 from .config import SeatConfig, TableConfig
 from .gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
 from .oled import OledScreen
-
-if TYPE_CHECKING:  # the pod modules (pyserial, the wire protocol) load only for pod seats
-    from .pod_discovery import PodFinder, PortLister
+from .pod_discovery import PodFinder, PortLister
+from .pod_link import PodLink
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +30,7 @@ def build_table(
     pin_factory: Factory | None = None,
     bus_factory: BusFactory | None = None,
     clock: Clock = time.monotonic,
-    pod_ports: PortLister | None = None,
+    pod_ports: PortLister = comports,
 ) -> TableHardware:
     """Open every pin and bus the config names; on any failure close what was opened.
 
@@ -39,15 +38,15 @@ def build_table(
     screen starts offline and the companion retries :meth:`OledScreen.reconnect`. A bus that
     cannot be opened at all is a set-up problem and raises OSError naming the seat. A pod
     seat starts at once too: its link thread finds the pod (among ``pod_ports`` for
-    ``pod = "auto"``; default: pyserial's ``comports``) whenever it is plugged in.
+    ``pod = "auto"``) whenever it is plugged in.
     """
     buses = _Buses(_smbus if bus_factory is None else bus_factory)
     pods = {seat.number: seat.pod for seat in config.seats if seat.pod is not None}
-    finder = _pod_finder(pods, pod_ports) if pods else None
+    finder = PodFinder(pods, list_ports=pod_ports)
     table = TableHardware(seats={})
     try:
         for seat in config.seats:
-            if finder is None or seat.pod is None:
+            if seat.pod is None:
                 table.seats[seat.number] = _build_seat(seat, sink, buses, pin_factory, clock)
             else:
                 table.seats[seat.number] = _build_pod_seat(seat.number, finder, sink, clock)
@@ -61,18 +60,8 @@ def build_table(
     return table
 
 
-def _pod_finder(pods: dict[int, str], pod_ports: PortLister | None) -> PodFinder:
-    from serial.tools.list_ports import comports
-
-    from .pod_discovery import PodFinder
-
-    return PodFinder(pods, list_ports=comports if pod_ports is None else pod_ports)
-
-
 def _build_pod_seat(number: int, finder: PodFinder, sink: Sink, clock: Clock) -> SeatHardware:
     """A pod seat; closing the table stops its link and lets go of every pod port."""
-    from .pod_link import PodLink
-
     link = PodLink(number, finder, sink, clock=clock).start()
     return SeatHardware(number, link.screen, vibrator=link.vibrator, inputs=[link, finder])
 

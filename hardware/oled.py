@@ -96,8 +96,13 @@ class Controller:
         return (0xB0 | window.first_page, column & 0x0F, 0x10 | column >> 4)
 
     def cost(self, window: Window) -> int:
-        """Bytes on the wire: the addressing command plus the data blocks (2 bytes each extra)."""
-        return _cost(2 + self.address_bytes, window.size)
+        """What sending ``window`` costs: a window's cost depends on its size only."""
+        return self.size_cost(window.size)
+
+    def size_cost(self, size: int) -> int:
+        """Bytes on the wire for a window of ``size`` bytes: the addressing command plus the
+        data blocks (2 bytes each extra). A link with another cost overrides this."""
+        return 2 + self.address_bytes + size + 2 * -(-size // I2C_BLOCK)
 
 
 def _build_ssd1306(serial: i2c, rotate: int) -> LumaDevice:
@@ -150,8 +155,8 @@ def plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
     Planned on plain integers (``(start, end)`` column runs, costs from sizes): this runs for
     every changed screen of every event, so no :class:`Window` is made until the answer.
     """
-    overhead = 2 + controller.address_bytes
-    runs = [_page_runs(old, new, page, overhead) for page in range(PAGES)]
+    cost = controller.size_cost
+    runs = [_page_runs(old, new, page, cost) for page in range(PAGES)]
     if not controller.multi_page:
         return [Window(page, page, start, end)
                 for page in range(PAGES) for start, end in runs[page]]
@@ -159,18 +164,14 @@ def plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
     if not changed:
         return []
     first, last = changed[0], changed[-1] + 1  # pages outside cost nothing either way
-    return _merge_pages(runs[first:last], overhead, first)
-
-
-def _cost(overhead: int, size: int) -> int:
-    """:meth:`Controller.cost` of a window of ``size`` bytes, for the controller's overhead."""
-    return overhead + size + 2 * -(-size // I2C_BLOCK)
+    return _merge_pages(runs[first:last], cost, first)
 
 
 Run = tuple[int, int]
+SizeCost = Callable[[int], int]
 
 
-def _page_runs(old: bytes | None, new: bytes, page: int, overhead: int) -> list[Run]:
+def _page_runs(old: bytes | None, new: bytes, page: int, cost: SizeCost) -> list[Run]:
     """Changed column runs of one page, merged wherever one write costs no more than two."""
     base = page * WIDTH
     row = new[base : base + WIDTH]
@@ -183,8 +184,7 @@ def _page_runs(old: bytes | None, new: bytes, page: int, overhead: int) -> list[
     for start, end in _changed_runs(before, row):
         if spans:
             left, right = spans[-1]
-            if (_cost(overhead, end - left)
-                    <= _cost(overhead, right - left) + _cost(overhead, end - start)):
+            if cost(end - left) <= cost(right - left) + cost(end - start):
                 spans[-1] = (left, end)
                 continue
         spans.append((start, end))
@@ -205,7 +205,7 @@ def _changed_runs(before: bytes, after: bytes) -> list[Run]:
     return [match.span() for match in _CHANGED.finditer(diff)]
 
 
-def _merge_pages(runs: list[list[Run]], overhead: int, first: int) -> list[Window]:
+def _merge_pages(runs: list[list[Run]], cost: SizeCost, first: int) -> list[Window]:
     """Split the pages into groups, each sent page by page or as one window (cheapest overall).
 
     ``runs`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned. A
@@ -213,14 +213,14 @@ def _merge_pages(runs: list[list[Run]], overhead: int, first: int) -> list[Windo
     ``best[end]`` is the cheapest plan of the first ``end`` pages and where its last group
     starts; among equal costs the earliest start wins.
     """
-    alone = [sum(_cost(overhead, end - start) for start, end in page) for page in runs]
+    alone = [sum(cost(end - start) for start, end in page) for page in runs]
     best: list[tuple[int, int]] = [(0, 0)]
     for end in range(1, len(runs) + 1):
         choice = (best[end - 1][0] + alone[end - 1], end - 1)
         left, right = _bounds(runs[end - 1], WIDTH, 0)
         for start in range(end - 2, -1, -1):
             left, right = _bounds(runs[start], left, right)
-            group = _cost(overhead, (right - left) * (end - start)) if right > left else 0
+            group = cost((right - left) * (end - start)) if right > left else 0
             if best[start][0] + group <= choice[0]:
                 choice = (best[start][0] + group, start)
         best.append(choice)

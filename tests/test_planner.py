@@ -1,5 +1,6 @@
 """The integer window planner sends exactly the windows the original Window-object planner
-chose: the same bytes on the bus, only planned faster."""
+chose, for both OLED controllers and for the pod link's own cost model: the same bytes on
+the bus, only planned faster."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hardware.oled import CONTROLLERS, FRAME_BYTES, PAGES, WIDTH, plan
+from hardware.pod_screen import LINK
 
 from .planner_reference import reference_plan
 
 frames = st.binary(min_size=FRAME_BYTES, max_size=FRAME_BYTES)
+COST_MODELS = {**CONTROLLERS, LINK.name: LINK}
 
 
 @st.composite
@@ -30,15 +33,15 @@ def edits(draw) -> tuple[bytes, bytes]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(edits(), st.sampled_from(sorted(CONTROLLERS)))
+@given(edits(), st.sampled_from(sorted(COST_MODELS)))
 def test_integer_planner_chooses_the_reference_windows(pair, name):
     old, new = pair
-    controller = CONTROLLERS[name]
+    controller = COST_MODELS[name]
     assert plan(old, new, controller) == reference_plan(old, new, controller)
 
 
 @settings(max_examples=50, deadline=None)
-@given(frames, st.sampled_from(sorted(CONTROLLERS)))
+@given(frames, st.sampled_from(sorted(COST_MODELS)))
 def test_unknown_ram_is_planned_like_the_reference(new, name):
-    controller = CONTROLLERS[name]
+    controller = COST_MODELS[name]
     assert plan(None, new, controller) == reference_plan(None, new, controller)
