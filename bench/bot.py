@@ -14,7 +14,7 @@ from companion.app import App
 from engine import registry
 
 GAME = "staying-alive"
-BENCH_SEED = hashlib.sha256(b"table-companion bench").digest()
+BENCH_KEY = hashlib.sha256(b"table-companion bench").digest()  # the companion's key
 FLIP_BELOW = 20.0  # seconds of sand left when the Lookout turns the glass
 # What a seat does when offered it, most wanted first.
 PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end")
@@ -23,8 +23,10 @@ PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end")
 def next_move(app: App) -> tuple[int, str] | None:
     """The (seat, action id) to choose next, or None outside a game."""
     state = app.state
-    if state is None:
-        return None
+    if state is None:  # the players cut the deck before the deal (after "Play again" too)
+        cutter = next((seat for seat in app.seat_numbers
+                       if any(a.id == "cut" for a in app.actions(seat))), None)
+        return None if cutter is None else (cutter, "cut")
     if state.is_terminal():  # "Play again", and yes when the table asks to be sure
         seat = state.seats[0]
         return seat, "sys:yes" if any(a.id == "sys:yes" for a in app.actions(seat)) else \

@@ -23,7 +23,7 @@ from companion.journal_sqlite import SqliteJournal
 from hardware.base import ButtonName, QuitRequested
 from hardware.headless import HeadlessTable
 
-from .bot import BENCH_SEED
+from .bot import BENCH_KEY
 from .loops import LOOPS, deal_to_start
 from .report import Figure
 from .sizes import Sizes
@@ -83,7 +83,7 @@ def _lateness(trials: int, loop: str, path: Path) -> tuple[list[float], list[flo
         # Each trial's game is started before its loop runs, and the loop's start would
         # resume it as after a crash (paused): these trials are one run, nothing to resume.
         journal.resume = lambda: None  # type: ignore[method-assign]
-        app = App(table.hardware, seed_source=lambda n: BENCH_SEED, on_status=on_status,
+        app = App(table.hardware, key_source=lambda n: BENCH_KEY, on_status=on_status,
                   journal=journal)
         _stamp_steps(app, began)
         late, heard = [], []

@@ -40,10 +40,13 @@ LOOPS: dict[str, Loop] = {"event": event_loop, "poll": poll_loop}
 
 
 def deal_to_start(app: App, players: int, options: dict[str, str] | None = None) -> int:
-    """Start a game on ``app``'s clock and do its setup; returns the Lookout's seat."""
+    """Start a game on ``app``'s clock, every player cuts, and do its setup; returns the
+    Lookout's seat."""
     game = registry.get(GAME)
     seats = tuple(range(1, players + 1))
     app.start_game(StartGame(game, seats, dict(options or {})), app.clock())
+    for seat in seats:
+        app.choose(seat, "cut", app.clock())
     while True:
         offered = {seat: [a.id for a in app.actions(seat)] for seat in seats}
         lookout = next((seat for seat, ids in offered.items() if "start" in ids), None)

@@ -37,7 +37,7 @@ from hardware.bus import MUX_ADDRESSES, BusWriter, Transfer
 from hardware.config import TableConfig, parse_config
 
 from . import zero
-from .bot import BENCH_SEED, game_name, label_of, next_move
+from .bot import BENCH_KEY, game_name, label_of, next_move
 from .report import Figure
 from .sizes import Sizes
 from .stats import Spread, spread
@@ -158,7 +158,7 @@ class RealTable:
                                     bus_factory=lambda n: TimedBus(n, seat_of, self.tracer))
         self.journal = SqliteJournal(folder / "journal.sqlite3")
         self.app = App(self.hardware, journal=self.journal, notifier=Notifier({}),
-                       seed_source=lambda n: BENCH_SEED)
+                       key_source=lambda n: BENCH_KEY)
         self._wrap_step()
         self._wrap_journal()
         self.writers = {id(w): w for s in self.hardware.seats.values()
@@ -277,6 +277,8 @@ class RealTable:
         self.choose(1, "Choose game")
         self.choose(1, game_name())
         self.choose(1, "Start")
+        for seat in range(1, players + 1):
+            self.choose(seat, "Cut the deck")
 
 
 def traces(sizes: Sizes) -> tuple[list[zero.Trace], float]:
@@ -303,7 +305,7 @@ def journal_cpu_seconds(appends: int = 200) -> float:
     ram = Path("/dev/shm")
     with tempfile.TemporaryDirectory(dir=ram if ram.is_dir() else None) as folder:
         journal = SqliteJournal(Path(folder) / "journal.sqlite3")
-        record = GameRecord("staying-alive", (1, 2, 3), {}, BENCH_SEED)
+        record = GameRecord("staying-alive", (1, 2, 3), {}, BENCH_KEY)
         journal.begin(record)
         seconds = []
         for index in range(appends):

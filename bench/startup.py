@@ -18,7 +18,7 @@ from companion.clock import FakeClock
 from companion.journal_sqlite import SqliteJournal
 from hardware.headless import HeadlessTable
 
-from .bot import BENCH_SEED, next_move
+from .bot import BENCH_KEY, next_move
 from .loops import deal_to_start
 from .processes import PYTHON, companion_command, run_child, run_quietly
 from .report import Figure
@@ -69,7 +69,7 @@ def _journal_a_game(path: Path, moves: int) -> None:
     clock = FakeClock()
     with HeadlessTable(range(1, SEATS + 1), queue.Queue().put, clock=clock) as table:
         app = App(table.hardware, clock=clock, journal=SqliteJournal(path),
-                  seed_source=lambda n: BENCH_SEED)
+                  key_source=lambda n: BENCH_KEY)
         lookout = deal_to_start(app, PLAYERS)
         app.choose(lookout, "start", clock())
         for _ in range(moves):

@@ -19,7 +19,7 @@ from hardware.base import ButtonName
 from hardware.bus import RecordingBus
 from hardware.headless import HeadlessTable
 
-from .bot import BENCH_SEED, game_name, label_of, next_move
+from .bot import BENCH_KEY, game_name, label_of, next_move
 from .stock import StockScreen
 
 SEATS = 8
@@ -50,7 +50,7 @@ class BenchTable:
         self.buses: dict[int, RecordingBus] = dict(self.table.buses)
         if self.stock:
             self._fit_stock_screens()
-        self.app = App(self.table.hardware, clock=self.clock, seed_source=lambda n: BENCH_SEED)
+        self.app = App(self.table.hardware, clock=self.clock, key_source=lambda n: BENCH_KEY)
         self.runner = ScriptRunner(self.app, self.clock, self._drive, self._pump)
         self._started: float | None = None
         self.app.start()
@@ -77,6 +77,8 @@ class BenchTable:
         self.choose(1, "Choose game")
         self.choose(1, game_name())
         self.choose(1, "Start")
+        for seat in range(1, players + 1):
+            self.choose(seat, "Cut the deck")
 
     def play_move(self, think: float = 0.0) -> bool:
         """One move of the bot, then ``think`` seconds of table time; False if none was left."""

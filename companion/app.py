@@ -54,7 +54,7 @@ class App:
         clock: Clock = monotonic,
         lobby: Lobby | None = None,
         journal: Journal | None = None,
-        seed_source: Callable[[int], bytes] = secrets.token_bytes,
+        key_source: Callable[[int], bytes] = secrets.token_bytes,
         on_status: Callable[[str], None] | None = None,
         notifier: Notifier | None = None,
         deck_lists: Mapping[str, tuple[str, ...]] | None = None,
@@ -65,7 +65,7 @@ class App:
         self.ui = {n: SeatUI(n) for n in self.seat_numbers}
         self.links = Links()
         self.session = Session(self.seat_numbers, lobby or Lobby(self.seat_numbers),
-                               journal or NullJournal(), seed_source, dict(deck_lists or {}))
+                               journal or NullJournal(), key_source, dict(deck_lists or {}))
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
                                     self.session.memory)
         self.composer = Composer(self.session, self.ui, self.links)
@@ -242,7 +242,7 @@ class App:
                 self.screens.draw(number, face, secret=self.ui[number].peeking, now=now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
-        self.effects.show_public(public, now)
+        self.effects.show_public(public, self.composer.public_code(), now)
 
 
 def _pressing(events: tuple[object, ...]) -> tuple[int, ...]:

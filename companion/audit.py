@@ -1,11 +1,14 @@
-"""``companion audit``: check a finished game's shuffles and deals against its revealed seed.
+"""``companion audit``: check a finished game's deal, from the commitment to the last action.
 
-At setup every seat is shown ``commitment(seed)``; at the end the seed is revealed. The audit
-reads a finished (archived) game from the journal and checks that the seed gives the
-commitment (the one the table noted, when given), and that replaying the recorded actions from
-the seed is a game in which every action was legal at its moment, offered under the label the
-table saw, and that two replays reach the same state (every shuffle and deal re-derived, none
-depending on anything but the seed). A game still in play is refused: its seed is still secret.
+Before the cut every seat is shown the commitment to the companion's key; every player then
+cuts; at the end the key is revealed (docs/fairness.md). The audit reads a finished (archived)
+game from the journal and checks, each in its own line: that the key gives the commitment (the
+one the table noted, when given: a key chosen after the cut fails here); that every player of
+the game cut exactly once; that the key and the cut give the seed the game was dealt from; and
+that replaying the recorded actions from that seed is a game in which every action was legal
+at its moment, offered under the label the table saw, and that two replays reach the same
+state (every shuffle and deal re-derived, none depending on anything but the seed). A game
+still in play is refused: its key and seed are still secret.
 
 The journal is opened read-only, so an audit never changes the file a running table writes.
 """
@@ -21,7 +24,7 @@ from pathlib import Path
 from engine import registry
 from engine.api import State
 from engine.exc import EngineError
-from engine.rng import commitment
+from engine.rng import commitment, deal_seed, parse_cut
 
 from .journal_sqlite import state_digest
 from .record import GameRecord, JournaledAction
@@ -57,24 +60,28 @@ def load_finished(path: Path, game_id: int | None = None) -> tuple[int, GameReco
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         row = _game_row(db, game_id)
+        number, game_key, seats, options, seed, deck_list, deal_key, cut, finished = row
         entries = [JournaledAction(seat, action, at, bool(undoable), label)
                    for seat, action, at, undoable, label in db.execute(
                        "SELECT seat, action, at, undoable, label FROM entries WHERE game = ? "
-                       "ORDER BY idx", (row[0],))]
+                       "ORDER BY idx", (number,))]
     except sqlite3.DatabaseError as error:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
     finally:
         db.close()
-    number, key, seats, options, seed, finished = row
     if finished is None:
-        raise AuditError(f"game {number} is still in play: its seed stays secret until it ends")
-    record = GameRecord(key, tuple(int(s) for s in seats.split(",")), json.loads(options),
-                        bytes(seed), entries)
+        raise AuditError(f"game {number} is still in play: its key and seed stay secret until "
+                         "it ends")
+    record = GameRecord(game_key, tuple(int(s) for s in seats.split(",")), json.loads(options),
+                        bytes(seed), entries,
+                        None if deck_list is None else tuple(json.loads(deck_list)),
+                        bytes(deal_key), cut)
     return number, record
 
 
 def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
-    select = "SELECT id, game_key, seats, options, seed, finished FROM games"
+    select = ("SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, finished "
+              "FROM games")
     if game_id is None:
         row = db.execute(f"{select} WHERE finished IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
@@ -90,16 +97,16 @@ def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
 
 
 def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
-    """Check ``record`` against its seed; ``noted`` is the commitment the table wrote down."""
+    """Check ``record`` from its key on; ``noted`` is the commitment the table wrote down."""
     report = Audit()
-    shown = commitment(record.seed)
-    if noted is None:
-        report.passed(f"the seed gives commitment {shown}: compare it with the one shown "
-                      "at setup")
-    elif noted.strip().lower() == shown:
-        report.passed(f"the seed gives commitment {shown}, the one shown at setup")
+    _check_commitment(record, noted, report)
+    _check_cut(record, report)
+    seed = deal_seed(record.key, record.cut)
+    if seed == record.seed:
+        report.passed("the key and the cut give the seed the game was dealt from")
     else:
-        report.failed(f"the seed gives commitment {shown}, not {noted.strip()}")
+        report.failed(f"the key and the cut give the seed {seed.hex()}, not the one recorded")
+        return report
     try:
         registry.get(record.game_key)
     except EngineError as error:
@@ -119,9 +126,36 @@ def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
     return report
 
 
+def _check_commitment(record: GameRecord, noted: str | None, report: Audit) -> None:
+    shown = commitment(record.key)
+    if noted is None:
+        report.passed(f"the key gives commitment {shown}: compare it with the one shown "
+                      "before the cut")
+    elif noted.strip().lower() == shown:
+        report.passed(f"the key gives commitment {shown}, the one shown before the cut")
+    else:
+        report.failed(f"the key gives commitment {shown}, not {noted.strip()}: it is not the "
+                      "key committed to before the cut")
+
+
+def _check_cut(record: GameRecord, report: Audit) -> None:
+    """Every player of the game cut, once each, in the order and at the moments recorded."""
+    try:
+        presses = parse_cut(record.cut)
+    except ValueError as error:
+        report.failed(f"the cut '{record.cut}' cannot be read ({error})")
+        return
+    seats = sorted(seat for seat, _ in presses)
+    if seats == sorted(record.seats):
+        report.passed(f"every player cut once: {record.cut}")
+    else:
+        report.failed(f"the cut '{record.cut}' is not one press from each of seats "
+                      f"{' '.join(map(str, record.seats))}")
+
+
 def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | None:
     """Replay as :meth:`GameRecord.replay` does, reporting the first action that does not fit."""
-    state = registry.get(record.game_key).new_state(record.seats, record.options, record.seed)
+    state = record.start()
     for number, entry in enumerate(record.entries, start=1):
         deadline = state.next_deadline()
         if deadline is not None and deadline <= entry.at:
@@ -172,11 +206,14 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
     options = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
     out(f"Game {number}: {name}, seats {' '.join(map(str, record.seats))}"
         + (f", {options}" if options else ""))
+    out(f"  key:  {record.key.hex()}")
+    out(f"  cut:  {record.cut}")
     out(f"  seed: {record.seed.hex()}")
     report = audit_record(record, noted)
     for line in report.lines:
         out(line)
-    out("Fair: every shuffle and deal came from the seed." if report.ok else "NOT VERIFIED.")
+    out("Fair: every shuffle and deal came from the committed key and the players' cut."
+        if report.ok else "NOT VERIFIED.")
     return 0 if report.ok else 1
 
 

@@ -56,15 +56,23 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check-config", help="validate a table.toml")
     check.add_argument("file")
 
-    audit = commands.add_parser("audit", help="check a finished game's shuffles and deals "
-                                              "against its revealed seed")
+    audit = commands.add_parser("audit", help="check a finished game's deal: its revealed key, "
+                                              "the players' cut, the seed and every deal")
     audit.add_argument("game_id", nargs="?", type=int, metavar="GAME-ID",
                        help="the game's number in the journal (default: the last finished)")
     audit.add_argument("--state-dir", metavar="DIR", help="where the journal is kept")
     audit.add_argument("--commitment", metavar="HASH",
-                       help="the seed commitment shown at setup, as the table noted it")
+                       help="the commitment shown before the cut, as the table noted it")
 
     commands.add_parser("games", help="list the games")
+
+    example = commands.add_parser("example-table", help="print a shipped example table.toml "
+                                                        "(without NAME: list them)")
+    example.add_argument("name", nargs="?", metavar="NAME")
+
+    pod = commands.add_parser("pod-firmware", help="write a seat pod's firmware files to DIR, "
+                                                   "ready for mpremote")
+    pod.add_argument("folder", metavar="DIR")
     return top
 
 
@@ -103,6 +111,14 @@ def _dispatch(options: argparse.Namespace) -> int:
         for game in registry.all_games():
             print(f"{game.key:22} {game.name} ({game.min_players}-{game.max_players} players)")
         return 0
+    if options.command == "example-table":
+        from .shipped import example_table
+
+        return example_table(options.name)
+    if options.command == "pod-firmware":
+        from .shipped import pod_firmware
+
+        return pod_firmware(options.folder)
     if options.command == "audit":
         from .audit import run_audit
 

@@ -1,8 +1,8 @@
 """Each seat's whole screen, decided in one place: the :class:`Face` that render.py draws.
 
 A seat's face starts from what the lobby or the game shows it (its view), and the table adds
-to it here and nowhere else: PAUSED in the title, the restart notice, the seed's commitment
-(public face) and the seed itself (PEEK face) once the game is over, the hourglass as big
+to it here and nowhere else: PAUSED in the title, the restart notice, the commitment (public
+face) and the companion's key (PEEK face) once the game is over, the hourglass as big
 digits or a bar, the bottom bar, a notice in the title bar, and the alert for seats whose
 screen is down. While a seat holds PEEK it sees its secret face instead: a sealed face (see
 companion/render.py), in pages of three lines that turn every few seconds while PEEK is held.
@@ -17,9 +17,10 @@ import dataclasses
 import math
 from collections.abc import Mapping
 
-from engine.api import HourglassFace, SeatView, SecretFace
+from engine.api import HourglassView, SeatView, SecretFace
 from engine.rng import commitment
 from engine.text import fit
+from hardware.base import Code
 
 from .links import Links
 from .render import SEALED_ROWS, Face
@@ -39,6 +40,8 @@ class Composer:
         """What the lobby or the game shows ``seat`` (None: the public face), with the
         table's own lines."""
         session, state, record = self.session, self.session.state, self.session.record
+        if session.cut is not None:
+            return session.cut.view(seat)
         if state is None or record is None:
             return session.lobby.view(seat, now)
         view = state.view(seat if seat in state.seats else None, now)
@@ -48,9 +51,9 @@ class Composer:
             lines = (RESTARTED, *view.lines[: 0 if view.big else 2])
             view = dataclasses.replace(view, lines=lines)
         if state.is_terminal() and seat is not None:
-            view = dataclasses.replace(whole_outcome(view), secret=seed_face(record.seed))
+            view = dataclasses.replace(whole_outcome(view), secret=key_face(record.key))
         if seat is None or seat not in state.seats:
-            lines = (*view.lines, *fairness_lines(record.seed, state.is_terminal()))
+            lines = (*view.lines, *fairness_lines(record.key, state.is_terminal()))
             view = dataclasses.replace(view, lines=lines)
         return view
 
@@ -74,6 +77,18 @@ class Composer:
         alert = "! Seat " + ",".join(str(n) for n in down) + " offline"
         return dataclasses.replace(face, lines=(alert, *face.lines))
 
+    def public_code(self) -> Code | None:
+        """What the public screen shows whole and as a QR code: the commitment from the cut
+        to the end, then the key (each public by then), so a phone can note it."""
+        session, record = self.session, self.session.record
+        if session.cut is not None:
+            return Code("Commitment", session.cut.commitment)
+        if record is None or session.state is None:
+            return None
+        if session.state.is_terminal():
+            return Code("Key", record.key.hex())
+        return Code("Commitment", commitment(record.key))
+
 
 def whole_outcome(view: SeatView) -> SeatView:
     """A finished game's screen shows its outcome whole: when a banner or the hourglass
@@ -87,25 +102,25 @@ def whole_outcome(view: SeatView) -> SeatView:
                                highlight=True)
 
 
-def seed_face(seed: bytes) -> SecretFace:
-    """The seed, revealed on every seat's PEEK face once the game is over: four rows of 16
-    hex digits (the title and three lines), for ``companion audit`` or a person checking it
-    against the commitment shown at setup."""
-    digits = seed.hex()
+def key_face(key: bytes) -> SecretFace:
+    """The companion's key, revealed on every seat's PEEK face once the game is over: four
+    rows of 16 hex digits (the title and three lines), to check against the commitment shown
+    before the cut (docs/fairness.md)."""
+    digits = key.hex()
     rows = [digits[start : start + 16] for start in range(0, len(digits), 16)]
-    return SecretFace(f"Seed {rows[0]}", tuple(rows[1:4]))
+    return SecretFace(f"Key {rows[0]}", tuple(rows[1:4]))
 
 
-def fairness_lines(seed: bytes, over: bool) -> tuple[str, ...]:
-    """The public screen keeps the seed's commitment in view all game (a table can note
-    it whenever it likes), and shows the seed itself once the game is over."""
+def fairness_lines(key: bytes, over: bool) -> tuple[str, ...]:
+    """The public screen keeps the commitment in view all game (a table can note it whenever
+    it likes), and shows the companion's key once the game is over."""
     if not over:
-        return (f"Seed #{commitment(seed)}",)
-    digits = seed.hex()
-    return ("Seed revealed:", *(digits[i : i + 16] for i in range(0, len(digits), 16)))
+        return (f"Commitment {commitment(key)}",)
+    digits = key.hex()
+    return ("Key revealed:", digits[:32], digits[32:])
 
 
-def next_second(glass: HourglassFace | None, now: float) -> float | None:
+def next_second(glass: HourglassView | None, now: float) -> float | None:
     """When the seconds shown for ``glass`` (as of ``now``) next change."""
     if glass is None or not glass.running or glass.remaining <= 0:
         return None
@@ -156,7 +171,7 @@ def secret_face_for(view: SeatView, page: int = 0) -> Face:
                 sealed=True)
 
 
-def _hourglass_parts(glass: HourglassFace, view: SeatView):
+def _hourglass_parts(glass: HourglassView, view: SeatView):
     if glass.shown == "exact":
         return clock_text(glass.remaining), view.lines[:1], None
     if glass.shown == "bar":

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
-from hardware.config import load_config
+from hardware.config import ConfigError, load_config
+
+from .service_dirs import Show, service_writable_dirs, state_dir_refusal, systemctl_show
 
 
-def check_config(path: str) -> int:
-    """Print what the table will be, or raise ConfigError (one line: where, what, how to fix)."""
+def check_config(path: str, show: Show = systemctl_show) -> int:
+    """Print what the table will be, or raise ConfigError (one line: where, what, how to fix).
+
+    A ``state_dir`` is also checked against the installed service (``show``: what systemd
+    says of it): a directory the service cannot write would stop it at every start.
+    """
     config = load_config(path)
+    writable = service_writable_dirs(show)
+    if config.state_dir is not None and writable is not None:
+        refusal = state_dir_refusal(config.state_dir, writable)
+        if refusal is not None:
+            raise ConfigError(f"{path}: [table] {refusal}")
     print(f"{path}: ok — {config.name}, {len(config.seats)} seats")
+    if config.state_dir is not None:
+        print(f"  games kept in {config.state_dir}")
     for seat in config.seats:
         print(f"  seat {seat.number}: {describe(seat)}")
     if config.buzzer is not None:

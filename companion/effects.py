@@ -1,11 +1,12 @@
 """The effect player: what the table hears and sees after something was applied.
 
 Games name effects (a tune, a vibration, narration, a reveal, the end); the session adds the
-table's own (a notice, a status line, the seed revealed, seats forgetting an old game). Every
-output is reached through one small method here (:meth:`buzz`, :meth:`vibrate`, :meth:`say`,
-:meth:`reveal_publicly`, :meth:`show_public`), and no output can take the table down: a cue
-an output cannot render, or an output that fails, is logged and skipped, never raised into
-the loop. A vibration's failure names neither the seat nor the pattern: both are private.
+table's own (a notice, a status line, the companion's key revealed, seats forgetting an old
+game). Every output is reached through one small method here (:meth:`buzz`, :meth:`vibrate`,
+:meth:`say`, :meth:`reveal_publicly`, :meth:`show_public`), and no output can take the table
+down: a cue an output cannot render, or an output that fails, is logged and skipped, never
+raised into the loop. A vibration's failure names neither the seat nor the pattern: both are
+private.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView, Vibrate
-from hardware.base import TableHardware
+from hardware.base import Code, TableHardware
 
 from .memory import TableMemory
 from .public_view import public_page
@@ -23,7 +24,7 @@ from .seat_ui import SeatUI
 
 log = logging.getLogger(__name__)
 
-SEED_NOTICE = "Seed: hold PEEK"
+KEY_NOTICE = "Key: hold PEEK"
 
 
 @dataclass(frozen=True)
@@ -42,10 +43,11 @@ class Status(Effect):
 
 
 @dataclass(frozen=True)
-class SeedRevealed(Effect):
-    """The game is over: its seed may be checked now (status line, and every seat's PEEK)."""
+class KeyRevealed(Effect):
+    """The game is over: the companion's key may be checked now against the commitment shown
+    before the cut (status line, and every seat's PEEK)."""
 
-    seed: bytes
+    key: bytes
 
 
 @dataclass(frozen=True)
@@ -81,9 +83,9 @@ class EffectPlayer:
             for seat in self.ui.values():
                 seat.drop_waiting_notices()  # the end matters more than older news
             self.status(effect.outcome)
-        elif isinstance(effect, SeedRevealed):
-            self.status(f"Seed revealed: {effect.seed.hex()}")
-            self._tell(SEED_NOTICE, at)
+        elif isinstance(effect, KeyRevealed):
+            self.status(f"Key revealed: {effect.key.hex()}")
+            self._tell(KEY_NOTICE, at)
         elif isinstance(effect, Tell):
             self._tell(effect.text, at, seat=effect.seat)
         elif isinstance(effect, Status):
@@ -130,10 +132,12 @@ class EffectPlayer:
         if public is not None:
             _guarded("the public screen's reveal", lambda: public.reveal(text, at))
 
-    def show_public(self, view: SeatView, now: float) -> None:
+    def show_public(self, view: SeatView, code: Code | None, now: float) -> None:
+        """The public view, and ``code`` (the commitment, or the key once revealed) to show
+        whole, as text and as a QR code."""
         public = self.hardware.public
         if public is not None:
-            _guarded("the public screen", lambda: public.show(public_page(view), now))
+            _guarded("the public screen", lambda: public.show(public_page(view, code), now))
 
     def status(self, text: str) -> None:
         _guarded("the status line", lambda: self.on_status(text))

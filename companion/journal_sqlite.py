@@ -2,12 +2,13 @@
 
 Why and how: docs/ARCHITECTURE.md §5.
 
-One file, ``journal.sqlite3`` in the state directory, mode 0600: it holds every game's seed.
+One file, ``journal.sqlite3`` in the state directory, mode 0600: it holds every game's key and seed.
 WAL with ``synchronous=FULL`` makes each append one fsync'd transaction, so an action the
 table saw survives a power cut, and SQLite's own frame checksums drop a write the cut tore.
 
-- ``games``: one row per game (key, seats, options, seed). ``finished`` is NULL while the
-  game may be resumed; a finished game stays as it is, archived, for ``companion audit``.
+- ``games``: one row per game (game key, seats, options, seed, and the deal behind the seed:
+  ``deal_key``, the companion's key, and ``cut``, the players' presses). ``finished`` is NULL
+  while the game may be resumed; a finished game stays as it is, archived, for ``companion audit``.
   ``seen`` is the game clock's last known moment, written every few seconds while a timer
   runs, so a restart gives back at most those seconds of sand.
 - ``entries``: the game's actions in order (``idx`` 0, 1, 2...). Undo deletes the tail.
@@ -44,7 +45,7 @@ from .record import GameRecord, JournaledAction
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: games.deck_list
+SCHEMA_VERSION = 3  # 2: games.deck_list; 3: games.deal_key and games.cut
 SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
@@ -53,6 +54,8 @@ CREATE TABLE games (
     options TEXT NOT NULL,
     seed BLOB NOT NULL,
     deck_list TEXT,
+    deal_key BLOB NOT NULL,
+    cut TEXT NOT NULL,
     seen REAL,
     finished REAL
 );
@@ -130,11 +133,12 @@ class SqliteJournal:
         with self._transaction():
             self._archive_open_games()
             cursor = self.db.execute(
-                "INSERT INTO games (game_key, seats, options, seed, deck_list) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (game_key, seats, options, seed, deck_list, deal_key, cut) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (record.game_key, ",".join(map(str, record.seats)),
                  json.dumps(record.options, sort_keys=True), record.seed,
-                 None if record.deck_list is None else json.dumps(record.deck_list)),
+                 None if record.deck_list is None else json.dumps(record.deck_list),
+                 record.key, record.cut),
             )
         self._game = cursor.lastrowid
         self._ack("begin", self._game)
@@ -183,16 +187,17 @@ class SqliteJournal:
         terminal and unpaused: the app archives it and opens the lobby.
         """
         row = self.db.execute(
-            "SELECT id, game_key, seats, options, seed, deck_list, seen FROM games "
+            "SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, seen FROM games "
             "WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
             return None
-        game_id, key, seats, options, seed, deck_list, seen = row
+        game_id, key, seats, options, seed, deck_list, deal_key, cut, seen = row
         self._game = game_id
         record = GameRecord(key, tuple(int(s) for s in seats.split(",")), json.loads(options),
                             seed, self._entries(game_id),
-                            None if deck_list is None else tuple(json.loads(deck_list)))
+                            None if deck_list is None else tuple(json.loads(deck_list)),
+                            deal_key, cut)
         state = self._replay_whole_actions(record)
         if state is None:
             return None

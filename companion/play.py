@@ -206,8 +206,9 @@ def _real_table(config, events: queue.SimpleQueue, stack: contextlib.ExitStack):
         hardware = stack.enter_context(build_table(config, events.put))
     except BadPinFactory as error:
         raise RuntimeError(
-            f"no GPIO on this machine ({error}): on a Raspberry Pi install the 'pi' extra "
-            "(pip install 'table-companion[pi]'); elsewhere leave out --table to play on "
+            f"no GPIO on this machine ({error}): on a Raspberry Pi install lgpio (sudo apt "
+            "install python3-lgpio, seen by a venv made with --system-site-packages, as "
+            "systemd/install.sh does); elsewhere leave out --table to play on "
             "the simulated table") from None
     return hardware, lambda text: None
 

@@ -8,12 +8,14 @@ secret, and this copies only the public fields, so a secret cannot reach the big
 from __future__ import annotations
 
 from engine.api import SeatView
-from hardware.base import PublicPage, Sand
+from hardware.base import Code, PublicPage, Sand
 
 
-def public_page(view: SeatView) -> PublicPage:
-    """The page the public screen shows for ``view``; ``view.secret`` is never read."""
+def public_page(view: SeatView, code: Code | None = None) -> PublicPage:
+    """The page the public screen shows for ``view`` and the fairness ``code`` (the commitment,
+    or the key once the game is over); ``view.secret`` is never read."""
     glass = view.hourglass
     sand = None if glass is None else Sand(glass.remaining, glass.length, glass.running,
                                            glass.shown)
-    return PublicPage(view.title, view.lines, view.big, sand, view.banner, view.highlight)
+    return PublicPage(view.title, view.lines, view.big, sand, view.banner, view.highlight,
+                      code)

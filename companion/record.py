@@ -1,4 +1,5 @@
-"""The record of one game: enough to rebuild it exactly (seed, seats, options, every action).
+"""The record of one game: enough to rebuild it exactly (seed, seats, options, every action),
+and to check its deal (the companion's key and the players' cut that gave the seed).
 
 Undo and resume both work by replaying a record, so undo can never re-deal: the replayed game
 draws from the same seed.
@@ -31,6 +32,8 @@ class GameRecord:
     seed: bytes
     entries: list[JournaledAction] = field(default_factory=list)
     deck_list: tuple[str, ...] | None = None  # a table-supplied card list, if the game took one
+    key: bytes = b""  # the companion's key, committed to before the cut (secret until the end)
+    cut: str = ""  # the players' presses: engine.rng.cut_text
 
     def start(self) -> State:
         """The game as dealt, before any action."""

@@ -21,8 +21,9 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.text import LINE, fit
+
 WIDTH, HEIGHT = 128, 64
-CHARS_PER_LINE = 21
 BIG_SIZE = 35  # digits 24 px tall: exactly three 8-px display pages
 BIG_TOP = 16  # the top of page 2, so a changed digit touches three pages, not four
 BANNER_SIZE = 14
@@ -121,10 +122,6 @@ def _text_mask(text: str, size: int) -> Image.Image:
     return mask
 
 
-def _fit(text: str, chars: int = CHARS_PER_LINE) -> str:
-    return text if len(text) <= chars else text[: chars - 1] + "~"
-
-
 def _draw_sealed(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
     """Lit edge to edge; the title, three rows and the bar dark, each led to the right edge.
 
@@ -140,7 +137,7 @@ def _draw_sealed(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -
     for top, row in zip(SEALED_TOPS, rows, strict=True):
         _sealed_row(draw, row, top, width)
     draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=0)
-    _sealed_row(draw, _fit(face.bar, CHARS_PER_LINE - len(right)), BAR_TOP,
+    _sealed_row(draw, fit(face.bar, width=LINE - len(right)), BAR_TOP,
                 width - 6 * len(right))
     if right:
         _text(draw, (width - 1 - 6 * len(right), BAR_TOP), right, fill=0)
@@ -148,7 +145,7 @@ def _draw_sealed(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -
 
 def _sealed_row(draw: ImageDraw.ImageDraw, text: str, top: int, right: int) -> None:
     """``text`` dark from the left, then dots to ``right``: every row ends at the same place."""
-    text = _fit(text)
+    text = fit(text)
     _text(draw, (1, top), text, fill=0)
     start = 1 + 6 * len(text) + (LEADER_STEP if text else 1)
     for x in range(start, right - 1, LEADER_STEP):
@@ -158,15 +155,15 @@ def _sealed_row(draw: ImageDraw.ImageDraw, text: str, top: int, right: int) -> N
 def _draw_title(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
     if face.inverted_title:
         draw.rectangle((0, 0, width - 1, TITLE_BOTTOM - 1), fill=1)
-        _text(draw, (1, 0), _fit(face.title), fill=0)
+        _text(draw, (1, 0), fit(face.title), fill=0)
     else:
-        _text(draw, (1, 0), _fit(face.title))
+        _text(draw, (1, 0), fit(face.title))
         draw.line((0, TITLE_BOTTOM - 1, width - 1, TITLE_BOTTOM - 1), fill=1)
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], top: int) -> None:
     for index, line in enumerate(lines):
-        _text(draw, (1, top + 11 * index), _fit(line))
+        _text(draw, (1, top + 11 * index), fit(line))
 
 
 def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
@@ -229,7 +226,7 @@ def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
         return
     draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
     right_chars = len(face.bar_right) + 1 if face.bar_right else 0
-    _text(draw, (1, BAR_TOP), _fit(face.bar, CHARS_PER_LINE - right_chars))
+    _text(draw, (1, BAR_TOP), fit(face.bar, width=LINE - right_chars))
     if face.bar_right:
         x = width - 1 - 6 * len(face.bar_right)
         _text(draw, (x, BAR_TOP), face.bar_right)

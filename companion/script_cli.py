@@ -6,6 +6,7 @@ import hashlib
 import queue
 from pathlib import Path
 
+from engine.rng import SECRET_BYTES
 from hardware.headless import HeadlessTable
 from hardware.textfile import UnreadableFile, read_small_text
 
@@ -27,11 +28,11 @@ class ScriptSession:
         settings, self.commands = parse(text)
         seats = range(1, _count(settings.get("table")) + 1)
         one_button = _one_button(settings.get("one-button"))
-        seed = _seed(settings.get("seed"), name)
+        key = _key(settings.get("key"), name)
         self.events: queue.Queue = queue.Queue()
         self.clock = FakeClock()
         self.table = HeadlessTable(seats, self.events.put, clock=self.clock, one_button=one_button)
-        self.app = App(self.table.hardware, clock=self.clock, seed_source=lambda n: seed)
+        self.app = App(self.table.hardware, clock=self.clock, key_source=lambda n: key)
         self.runner = ScriptRunner(self.app, self.clock, self.table.drive, self.pump,
                                    self.table.unplug)
         self.app.start()
@@ -94,14 +95,16 @@ def _one_button(setting: Command | None) -> list[int]:
     return [int(arg) for arg in setting.args]
 
 
-def _seed(setting: Command | None, name: str) -> bytes:
+def _key(setting: Command | None, name: str) -> bytes:
+    """The companion's key for the script's deal: with the script's cut, it fixes the seed."""
     if setting is None:
         return hashlib.sha256(f"table script {name}".encode()).digest()
     text = "".join(setting.args)
     try:
-        seed = bytes.fromhex(text)
+        key = bytes.fromhex(text)
     except ValueError:
-        seed = b""
-    if len(seed) < 16:
-        raise ScriptError(setting.line, "seed: at least 16 bytes in hex (32 hex digits)")
-    return seed
+        key = b""
+    if len(key) != SECRET_BYTES:
+        raise ScriptError(setting.line, f"key: {SECRET_BYTES} bytes in hex "
+                                        f"({2 * SECRET_BYTES} hex digits)")
+    return key

@@ -39,7 +39,7 @@ class Command:
 
 
 def parse(text: str) -> tuple[dict[str, Command], list[Command]]:
-    """The header settings (``table``, ``seed``, ``one-button``) and the commands."""
+    """The header settings (``table``, ``key``, ``one-button``) and the commands."""
     settings: dict[str, Command] = {}
     commands: list[Command] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -51,7 +51,7 @@ def parse(text: str) -> tuple[dict[str, Command], list[Command]]:
         except ValueError as error:
             raise ScriptError(number, f"cannot read this line ({error})") from None
         verb, args = words[0].lower(), tuple(words[1:])
-        if verb in ("table", "seed", "one-button"):
+        if verb in ("table", "key", "one-button"):
             settings[verb] = Command(number, verb, args)
         elif verb in VERBS:
             commands.append(Command(number, verb, args))
@@ -168,6 +168,11 @@ class ScriptRunner:
     def _join(self, *seats: str) -> None:
         for seat in seats:
             self._choose(seat, "Join")
+
+    def _cut(self, *seats: str) -> None:
+        """Each seat in turn cuts the deck: one ACT, at the moment the script has reached."""
+        for seat in seats:
+            self._choose(seat, "Cut the deck")
 
     def _choose(self, seat: str, label: str) -> None:
         """Tap PEEK until the bar offers ``label``, then ACT."""
@@ -304,5 +309,5 @@ def _button(text: str) -> ButtonName:
         raise ValueError(f"'{text}' is not a button (act or peek)") from None
 
 
-VERBS = {"wait", "press", "release", "tap", "hold", "join", "choose", "expect", "unplug",
-         "replug", "pace", "count"}
+VERBS = {"wait", "press", "release", "tap", "hold", "join", "cut", "choose", "expect",
+         "unplug", "replug", "pace", "count"}

@@ -1,4 +1,5 @@
-"""The table's business: the lobby, the game and its system menu, the journal, undo, pauses.
+"""The table's business: the lobby, the cut, the game and its system menu, the journal, undo,
+pauses.
 
 Every change to what is being played goes through here and comes back as :class:`Applied`:
 the lines journaled (durable before anything is heard or seen) and the effects, in order, for
@@ -19,10 +20,12 @@ from engine.api import KNOWN_PREFIX, Action, Buzz, Effect, GameOver, State
 from engine.cues import Tune
 from engine.exc import EngineError
 from engine.known import Learned, as_options
-from engine.rng import SEED_BYTES, commitment
+from engine.rng import SECRET_BYTES
+from engine.text import fit
 
 from .clock import GameClock
-from .effects import Forget, SeedRevealed, Status, Tell
+from .cut import Cut
+from .effects import Forget, KeyRevealed, Status, Tell
 from .journal import Journal
 from .lobby import Lobby, StartGame
 from .memory import TableMemory
@@ -49,17 +52,18 @@ class Session:
         seat_numbers: tuple[int, ...],
         lobby: Lobby,
         journal: Journal,
-        seed_source: Callable[[int], bytes],
+        key_source: Callable[[int], bytes],
         deck_lists: Mapping[str, tuple[str, ...]],
     ) -> None:
         self.seat_numbers = seat_numbers
         self.lobby = lobby
         self.journal = journal
-        self.seed_source = seed_source
+        self.key_source = key_source  # the companion's key for each deal (secrets.token_bytes)
         self.deck_lists = deck_lists  # game key -> the table's own card list
         self.memory: TableMemory = lobby.memory  # card values, options, seats' cues
         self.state: State | None = None
         self.record: GameRecord | None = None
+        self.cut: Cut | None = None  # between Start and the deal: the players cut the deck
         self.menu = SystemMenu(self.memory)
         self.restarted = False  # resumed paused after a restart, until someone resumes
         self._auto_paused = False  # the game is paused because a seat's link went down
@@ -75,6 +79,8 @@ class Session:
         return self._offers[seat]
 
     def _offer(self, seat: int) -> list[Action]:
+        if self.cut is not None:
+            return self.cut.legal_actions(seat)
         if self.state is None:
             return self.lobby.legal_actions(seat)
         if seat not in self.state.seats:
@@ -117,7 +123,7 @@ class Session:
         effects = self.state.advance(now)
         self._changed()
         self.remember(now)  # like an action: journaled before the table hears it
-        return Applied(effects=self._with_seed(self._learn(effects), now))
+        return Applied(effects=self._with_key(self._learn(effects), now))
 
     def remember(self, now: float) -> None:
         """Journal the game's moment: how far to resume after a crash."""
@@ -131,6 +137,8 @@ class Session:
         if self.settling(at):
             return Applied()  # a press already in flight when the game ended: ignored
         try:
+            if self.cut is not None:
+                return self._cut_action(seat, action, at)
             if self.state is None:
                 return self._lobby_action(seat, action, at)
             if SystemMenu.owns(action.id):
@@ -148,6 +156,14 @@ class Session:
             applied += self.start_game(request, at)
         return applied
 
+    def _cut_action(self, seat: int, action: Action, at: float) -> Applied:
+        assert self.cut is not None
+        self.cut.apply(seat, action, at)
+        if not self.cut.done():
+            return Applied(effects=(Buzz(Tune.JOIN),))
+        cut, self.cut = self.cut, None
+        return self._deal(cut)
+
     def settling(self, at: float) -> bool:
         """The game ended less than :data:`SETTLE` seconds ago: its outcome is read first."""
         return self.ended_at is not None and at < self.ended_at + SETTLE
@@ -156,7 +172,7 @@ class Session:
         assert self.state is not None
         effects = self.state.apply(seat, action, at)
         line = self._commit(JournaledAction(seat, action.id, at, action.undoable, action.label))
-        return Applied((line,), self._with_seed(self._learn(effects), at))
+        return Applied((line,), self._with_key(self._learn(effects), at))
 
     def _system_action(self, seat: int, action: Action, at: float) -> Applied:
         assert self.record is not None
@@ -188,7 +204,7 @@ class Session:
         self.record.entries.pop()
         self.journal.truncate(self.record, len(self.record.entries))
         self.state = self.record.replay(now=at)
-        return Applied(effects=(Tell(f"Undone: {line.label}"[:21]),))
+        return Applied(effects=(Tell(fit(f"Undone: {line.label}", "Undone")),))
 
     def _commit(self, line: JournaledAction) -> JournaledAction:
         """Journal first, effects after: an action the table saw is never lost."""
@@ -213,13 +229,13 @@ class Session:
         assert self.record is not None
         return {k: v for k, v in self.record.options.items() if not k.startswith(KNOWN_PREFIX)}
 
-    def _with_seed(self, effects: Iterable[Effect], at: float) -> tuple[Effect, ...]:
-        """The game's effects, with its seed revealed right after its end."""
+    def _with_key(self, effects: Iterable[Effect], at: float) -> tuple[Effect, ...]:
+        """The game's effects, with the companion's key revealed right after its end."""
         out: list[Effect] = []
         for effect in effects:
             out.append(effect)
             if isinstance(effect, GameOver) and self.record is not None:
-                out.append(SeedRevealed(self.record.seed))
+                out.append(KeyRevealed(self.record.key))
                 self.ended_at = at
         return tuple(out)
 
@@ -273,19 +289,35 @@ class Session:
         return Applied(effects=(Forget(),))
 
     def start_game(self, request: StartGame, at: float) -> Applied:
-        seed = self.seed_source(SEED_BYTES)
+        """Draw the companion's key and show its commitment; the deal waits for the cut."""
+        if self.record is not None:  # Play again: the game just over is archived first
+            self.journal.finish(self.record)
+        self.cut = Cut(request, self.key_source(SECRET_BYTES))
+        self.state, self.record, self.ended_at = None, None, None
+        self.menu = SystemMenu(self.memory)
+        self._changed()
+        commitment = self.cut.commitment
+        return Applied(effects=(
+            Forget(),
+            Tell("Cut: press ACT"),
+            Status(f"{request.game.name}: commitment {commitment}; every player cuts the deck"),
+        ))
+
+    def _deal(self, cut: Cut) -> Applied:
+        """Every player has cut: the seed comes from the key and the cut, and the game is dealt."""
+        request, seed = cut.request, cut.seed()
         key = request.game.key
         deck_list = self.deck_lists.get(key)
         self.memory.keep_options(key, request.options)
         options = {**request.options, **as_options(self.memory.known(key))}
-        record = GameRecord(key, request.seats, options, seed, deck_list=deck_list)
+        record = GameRecord(key, request.seats, options, seed, deck_list=deck_list,
+                            key=cut.key, cut=cut.text)
         state = request.game.new_state_with_deck(request.seats, options, seed, deck_list)
         self.journal.begin(record)
         self._adopt(record, state)
         return Applied(effects=(
             Forget(),
-            Tell(f"Seed {commitment(seed)}"),
-            Status(f"{request.game.name}: seed commitment {commitment(seed)}"),
+            Status(f"{request.game.name}: dealt after the cut {cut.text}"),
             Buzz(Tune.START),
         ))
 

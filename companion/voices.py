@@ -1,7 +1,7 @@
 """``companion voices``: make every scripted prompt once, and the table's speaker.
 
-The prompts worth making ahead are the steps of the games' narration scripts (the They Live
-Invader check first): they are found by value in the game modules, so a new script in a new
+The prompts worth making ahead are the steps of the games' narrations (the They Live
+Invader check first): they are found by value in the game modules, so a new narration in a new
 game is voiced without a list to keep up to date. Other narration (a seat number, a card name)
 is voiced on demand when espeak-ng is there, and stays text when it is not.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from engine import registry
-from engine.narration import Script
+from engine.narration import Narration
 from hardware.base import Speaker
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before hardware.voice imports pygame
@@ -41,29 +41,29 @@ def prompt_cache(state: Path | None, voice: str = DEFAULT_VOICE,
     return PromptCache(directory, voice, synthesize or espeak_synthesizer())
 
 
-def narration_scripts() -> list[Script]:
-    """Every narration script defined in a game module, each once, in a stable order."""
+def narrations() -> list[Narration]:
+    """Every narration defined in a game module, each once, in a stable order."""
     registry.all_games()  # imports every game module
-    found: dict[str, Script] = {}
+    found: dict[str, Narration] = {}
     for name, module in sorted(sys.modules.items()):
         if name.startswith(GAMES_PACKAGE):
             for value in vars(module).values():
-                if isinstance(value, Script):
+                if isinstance(value, Narration):
                     found.setdefault(value.name, value)
     return list(found.values())
 
 
-def masking_plan(scripts: Iterable[Script]) -> MaskingPlan:
-    """Noise from each script's first prompt to its last, capped at the script's length."""
-    scripts = [script for script in scripts if script.steps]
+def masking_plan(known: Iterable[Narration]) -> MaskingPlan:
+    """Noise from each narration's first prompt to its last, capped at its length."""
+    spoken = [narration for narration in known if narration.steps]
     return MaskingPlan(
-        starts={script.steps[0].text: script.duration for script in scripts},
-        stops=frozenset(script.steps[-1].text for script in scripts),
+        starts={narration.steps[0].text: narration.duration for narration in spoken},
+        stops=frozenset(narration.steps[-1].text for narration in spoken),
     )
 
 
 def prompt_texts() -> list[str]:
-    texts = (step.text for script in narration_scripts() for step in script.steps)
+    texts = (step.text for narration in narrations() for step in narration.steps)
     return list(dict.fromkeys(texts))
 
 
@@ -84,5 +84,5 @@ def make_voices(state: Path | None, voice: str = DEFAULT_VOICE,
 
 def table_speaker(state: Path | None, volume_percent: int, masking: bool) -> Speaker | None:
     """The speaker for ``companion play``, or None: then narration is text on the screens."""
-    plan = masking_plan(narration_scripts()) if masking else None
+    plan = masking_plan(narrations()) if masking else None
     return open_speaker(prompt_cache(state), volume=volume_percent / 100, masking=plan)

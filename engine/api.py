@@ -81,7 +81,7 @@ class GameOver(Effect):
 
 
 @dataclass(frozen=True)
-class HourglassFace:
+class HourglassView:
     """What a screen shows of the hourglass: ``shown`` is ``exact``, ``bar`` or ``none``."""
 
     remaining: float
@@ -109,7 +109,7 @@ class SeatView:
     title: str
     lines: tuple[str, ...] = ()
     big: str | None = None
-    hourglass: HourglassFace | None = None
+    hourglass: HourglassView | None = None
     banner: str | None = None
     secret: SecretFace | None = None
     highlight: bool = False  # "it is your turn": the renderer inverts the title bar

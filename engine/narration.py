@@ -1,6 +1,6 @@
-"""Narration scripts: timed steps read to the table (The Invader check, setup prompts).
+"""Narrations: timed steps read to the table (The Invader check, setup prompts).
 
-A script is data; a :class:`NarrationRun` is its progress as of a moment, so the app loop
+A narration is data; a :class:`NarrationRun` is its progress as of a moment, so the app loop
 can sleep until the next step and the same run replays identically in tests on a fake clock.
 """
 
@@ -17,7 +17,7 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Script:
+class Narration:
     name: str
     steps: tuple[Step, ...]
 
@@ -28,35 +28,35 @@ class Script:
 
 @dataclass(frozen=True)
 class NarrationRun:
-    script: Script
+    narration: Narration
     started: float
 
     def index_at(self, now: float) -> int:
-        """The step showing at ``now``; ``len(steps)`` once the script has finished."""
+        """The step showing at ``now``; ``len(steps)`` once the narration has finished."""
         elapsed = now - self.started
-        for index, step in enumerate(self.script.steps):
+        for index, step in enumerate(self.narration.steps):
             if elapsed < step.seconds:
                 return index
             elapsed -= step.seconds
-        return len(self.script.steps)
+        return len(self.narration.steps)
 
     def current(self, now: float) -> Step | None:
         index = self.index_at(now)
-        steps = self.script.steps
+        steps = self.narration.steps
         return steps[index] if index < len(steps) else None
 
     def is_done(self, now: float) -> bool:
-        return self.index_at(now) >= len(self.script.steps)
+        return self.index_at(now) >= len(self.narration.steps)
 
     def next_change(self, now: float) -> float | None:
         """When the showing step next changes, or None once finished."""
         moment = self.started
-        for step in self.script.steps:
+        for step in self.narration.steps:
             moment += step.seconds
             if moment > now:
                 return moment
         return None
 
     def shifted(self, by: float) -> NarrationRun:
-        """The same run delayed by ``by`` seconds (used when the table pauses mid-script)."""
-        return NarrationRun(self.script, self.started + by)
+        """The same run delayed by ``by`` seconds (used when the table pauses mid-narration)."""
+        return NarrationRun(self.narration, self.started + by)

@@ -1,26 +1,63 @@
-"""The per-game random generator.
+"""The per-game random generator, and the fair deal that gives it its seed.
 
-A game's seed is 32 bytes chosen once (by the companion, with ``secrets.token_bytes``) and
-kept in the state. Every shuffle and deal draws from a SHA-256 counter stream over that seed,
-so a game replays identically from its journal on any Python version, and ``companion audit``
-can re-derive every deal once the seed is revealed at the end. The engine never touches the
-global ``random`` module.
+A game's seed comes from a commit-reveal with the players (docs/fairness.md is the recipe a
+player can run):
+
+1. the companion draws its **secret** (32 random bytes) and shows its **commitment**, the
+   first 128 bits of SHA-256(secret), before anyone presses anything;
+2. every seated player **cuts** (presses ACT once); the press moments, in microseconds of the
+   game clock, with their seats, in press order, are the **cut** text ``"3@1250000 1@1330000"``;
+3. the **seed** is HMAC-SHA-256(key=secret, message=``CUT_LABEL`` + cut): neither the
+   companion (its secret is fixed by the commitment before the presses) nor the players (the
+   secret is hidden from them until the end) chooses it alone.
+
+Every shuffle and deal draws from a SHA-256 counter stream over the seed, so a game replays
+identically from its journal on any Python version, and ``companion audit`` re-derives the
+commitment, the seed and every deal once the secret is revealed at the end. The engine never
+touches the global ``random`` module.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import MutableSequence, Sequence
+import hmac
+from collections.abc import Iterable, MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
-SEED_BYTES = 32
+SECRET_BYTES = 32
+SEED_BYTES = 32  # an HMAC-SHA-256 output
+COMMITMENT_HEX = 32  # 128 bits: two PEEK lines of 16 hex digits
+CUT_LABEL = b"table-companion cut v1 "
 
 
-def commitment(seed: bytes) -> str:
-    """The short public hash shown at setup: binds the table to the seed without revealing it."""
-    return hashlib.sha256(b"table-companion commit:" + seed).hexdigest()[:12]
+def commitment(secret: bytes) -> str:
+    """What the table sees before the cut: binds the companion to ``secret`` unseen."""
+    return hashlib.sha256(secret).hexdigest()[:COMMITMENT_HEX]
+
+
+def cut_text(presses: Iterable[tuple[int, int]]) -> str:
+    """The cut as signed into the seed: ``seat@microseconds`` per press, in press order."""
+    return " ".join(f"{seat}@{micros}" for seat, micros in presses)
+
+
+def parse_cut(text: str) -> list[tuple[int, int]]:
+    """The presses of a cut text (the inverse of :func:`cut_text`); ValueError if malformed."""
+    presses = []
+    for item in text.split():
+        seat, at, micros = item.partition("@")
+        if not at or not seat.isdigit() or not micros.isdigit():
+            raise ValueError(f"a cut press is seat@microseconds, not {item!r}")
+        presses.append((int(seat), int(micros)))
+    if cut_text(presses) != text:
+        raise ValueError("a cut text has one space between presses and no leading zeros")
+    return presses
+
+
+def deal_seed(secret: bytes, cut: str) -> bytes:
+    """The game's seed: the companion's secret and the players' cut, neither alone."""
+    return hmac.new(secret, CUT_LABEL + cut.encode("ascii"), hashlib.sha256).digest()
 
 
 class SeededRandom:

@@ -15,20 +15,21 @@ LINE = 21
 T = TypeVar("T")
 
 
-def fits(text: str) -> bool:
-    return len(text) <= LINE
+def fits(text: str, width: int = LINE) -> bool:
+    return len(text) <= width
 
 
-def fit(*wordings: str) -> str:
-    """The first wording that fits one line; the last one, cut with ``~``, if none does.
+def fit(*wordings: str, width: int = LINE) -> str:
+    """The first wording that fits ``width`` characters (a line, unless something shares it);
+    the last one, cut with ``~``, if none does.
 
     Give a shorter wording after the natural one ("Seat 3 is the Lookout", "Lookout: 3")
     so the cut is never needed.
     """
     for text in wordings:
-        if fits(text):
+        if fits(text, width):
             return text
-    return wordings[-1][: LINE - 1] + "~"
+    return wordings[-1][: width - 1] + "~"
 
 
 def screen_lines(text: str, limit: int | None = None) -> tuple[str, ...]:

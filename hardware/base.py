@@ -130,6 +130,15 @@ class Sand:
 
 
 @dataclass(frozen=True)
+class Code:
+    """A fair deal's public check value, shown whole as text and as a QR code: the commitment
+    from the cut on, the companion's key once the game is over (docs/fairness.md)."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
 class PublicPage:
     """What the public screen shows: words and the hourglass, every one of them public.
 
@@ -143,6 +152,7 @@ class PublicPage:
     sand: Sand | None = None
     banner: str | None = None
     highlight: bool = False  # "it is someone's turn": the title bar lights up
+    code: Code | None = None
 
 
 class PublicScreen(ABC):

@@ -1,6 +1,7 @@
 """table.toml: the table's wiring, validated before any hardware is touched.
 
-The schema is documented in hardware/README.md (full example: hardware/table.example.toml).
+The schema is documented in hardware/README.md; the shipped examples are in hardware/tables/
+(``companion example-table`` prints them).
 Every mistake is ONE :class:`ConfigError` naming the file and line, what is wrong and how to
 fix it. tomllib keeps no positions, so :class:`_Lines` finds the ``[[seat]]`` headers and key
 lines in the text itself. Any text at all ends in a :class:`TableConfig` or a ConfigError.
@@ -179,7 +180,7 @@ class _Validator:
         seats = tuple(self.seat(index, seat) for index, seat in self.seat_tables(data))
         if not seats:
             self.fail(("seat",), "no seats; add a [[seat]] section for each seat "
-                      "(see hardware/table.example.toml)")
+                      "(see `companion example-table`)")
         self.check_numbers(seats)
         self.check_pins(seats, buzzer)
         self.check_displays(seats)

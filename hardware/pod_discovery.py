@@ -60,7 +60,9 @@ class PodFinder:
         self._udev_names = udev_names
         self._opener = opener
         self._lock = threading.Lock()
-        self._in_use: set[str] = set()
+        # each open port's device, resolved when it was opened: by the time a seat lets go
+        # of an unplugged pod, udev may have removed its name, and the tty would stay taken
+        self._devices: dict[PodPort, str] = {}
         self._waiting: dict[int, Found] = {}  # pods found by another seat's search
         self._told: set[tuple[str, str]] = set()  # problems logged once, not on every retry
 
@@ -101,15 +103,17 @@ class PodFinder:
             claimed = {path for path in self.ports.values() if path != AUTO}
             found = pod_paths(self._list_ports(), glob.glob(self._udev_names))
             paths = [path for path in found if path not in claimed]
-        return [path for path in paths if _device(path) not in self._in_use]
+        in_use = set(self._devices.values())
+        return [path for path in paths if _device(path) not in in_use]
 
     def _try(self, path: str) -> Found | None:
+        device = _device(path)
         try:
             port = PodPort(self._opener(path), path)
         except OSError as error:
             self._tell(path, logging.DEBUG, f"{path}: cannot open ({error})")
             return None
-        self._in_use.add(_device(path))
+        self._devices[port] = device
         try:
             hello = handshake(port)
         except PodVersionError as error:
@@ -142,7 +146,7 @@ class PodFinder:
 
     def _release(self, port: PodPort) -> None:
         port.close()
-        self._in_use.discard(_device(port.path))
+        self._devices.pop(port, None)
 
     def _tell(self, path: str, level: int, message: str) -> None:
         if (path, message) not in self._told:

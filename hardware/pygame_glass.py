@@ -22,14 +22,14 @@ FALL_SPEED = 1.6  # bulb heights per second
 
 
 @dataclass(frozen=True)
-class GlassFace:
+class GlassState:
     """What the glass shows: ``sand`` (top bulb's share, 0..1) or None when it must not tell."""
 
     sand: float | None
     running: bool
 
 
-def draw_glass(surface: pygame.Surface, rect: pygame.Rect, glass: GlassFace, now: float) -> None:
+def draw_glass(surface: pygame.Surface, rect: pygame.Rect, glass: GlassState, now: float) -> None:
     """Draw the glass filling ``rect`` (taller than wide looks best)."""
     width = min(rect.width, rect.height * 0.62)
     bulb = (rect.height - 2 * _cap(rect)) / 2

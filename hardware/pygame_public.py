@@ -5,7 +5,8 @@ and which has no field for a secret, so the screen cannot show one by constructi
 tests check the pixels too. Between the app's calls it animates on its own: the hourglass
 sand runs down from the last known value (extrapolated on the same monotonic clock), a new
 banner pops in, and :meth:`PygamePublicScreen.reveal` shows a public reveal as a card that
-pops in and stays a few seconds.
+pops in and stays a few seconds. The fair deal's commitment (the key, once the game is over)
+stands in the lower right corner, whole and as a QR code a phone can read.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import pygame
+import segno
 
-from .base import PublicPage, PublicScreen, Sand
-from .pygame_glass import GlassFace, draw_glass
+from .base import Code, PublicPage, PublicScreen, Sand
+from .pygame_glass import GlassState, draw_glass
 from .pygame_loop import PygameLoop
 
 PUBLIC_SIZE = (1280, 720)
@@ -34,10 +36,12 @@ INK = (235, 235, 240)
 DARK_INK = (16, 18, 26)
 BANNER = (190, 40, 48)
 CARD = (250, 244, 228)
+QR_DARK = (0, 0, 0)
+QR_LIGHT = (255, 255, 255)
 
 
 @dataclass(frozen=True)
-class PublicFace:
+class PublicFrame:
     """Everything the public screen shows at one moment, as text and numbers."""
 
     title: str
@@ -45,12 +49,15 @@ class PublicFace:
     big: str | None = None
     lines: tuple[str, ...] = ()
     banner: str | None = None
-    glass: GlassFace | None = None
+    glass: GlassState | None = None
     reveal: str | None = None
+    code: Code | None = None
 
     def text(self) -> str:
         """Every word drawn, one item per line: what secrecy tests search."""
-        parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or ""]
+        code = f"{self.code.label} {self.code.text}" if self.code else ""
+        parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or "",
+                 code]
         return "\n".join(part for part in parts if part)
 
 
@@ -67,8 +74,8 @@ def sand_left(glass: Sand, shown_at: float, now: float) -> float:
     return max(0.0, glass.remaining - (now - shown_at))
 
 
-def public_face(page: PublicPage, shown_at: float, now: float, reveal: str | None = None
-                ) -> PublicFace:
+def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None
+                ) -> PublicFrame:
     """The face for ``page`` (handed over at ``shown_at``) at ``now``."""
     big, lines, glass = page.big, page.lines[:MAX_LINES], None
     sand = page.sand
@@ -76,13 +83,14 @@ def public_face(page: PublicPage, shown_at: float, now: float, reveal: str | Non
         left = sand_left(sand, shown_at, now)
         share = left / sand.length if sand.length else 0.0
         if sand.shown == "exact":
-            big, glass = clock_text(left), GlassFace(share, sand.running)
+            big, glass = clock_text(left), GlassState(share, sand.running)
         elif sand.shown == "bar":
-            glass = GlassFace(share, sand.running)
+            glass = GlassState(share, sand.running)
         else:
             state = "Hourglass running" if sand.running else "Hourglass stopped"
-            glass, lines = GlassFace(None, sand.running), (state, *lines[: MAX_LINES - 1])
-    return PublicFace(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal)
+            glass, lines = GlassState(None, sand.running), (state, *lines[: MAX_LINES - 1])
+    return PublicFrame(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
+                      page.code)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -100,7 +108,7 @@ def _text(text: str, size: int, width: int, colour: tuple[int, int, int]) -> pyg
     return font(size).render(text, True, colour)
 
 
-def draw_public(surface: pygame.Surface, face: PublicFace, now: float, pop: float = 1.0,
+def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: float = 1.0,
                 reveal_pop: float = 1.0) -> None:
     """Draw ``face`` on the whole ``surface``; ``pop`` 0..1 scales a banner as it appears."""
     width, height = surface.get_size()
@@ -108,6 +116,10 @@ def draw_public(surface: pygame.Surface, face: PublicFace, now: float, pop: floa
     bar = round(height * 0.14)
     _title(surface, face, bar)
     body = pygame.Rect(0, bar, width, height - bar).inflate(-round(width * 0.04), -bar // 2)
+    if face.code is not None:
+        column = round(body.height * 0.55)
+        _code(surface, face.code, pygame.Rect(body.right - column, body.top, column, body.height))
+        body.width -= column + body.width // 40
     if face.glass is not None:
         glass_rect = pygame.Rect(body.left, body.top, round(body.width * 0.3), body.height)
         draw_glass(surface, glass_rect, face.glass, now)
@@ -118,14 +130,42 @@ def draw_public(surface: pygame.Surface, face: PublicFace, now: float, pop: floa
         _reveal_card(surface, face.reveal, reveal_pop)
 
 
-def _title(surface: pygame.Surface, face: PublicFace, bar: int) -> None:
+@cache
+def qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR code of ``text`` as rows of dark (True) modules, with its quiet zone."""
+    code = segno.make(text, error="m", micro=False)
+    return tuple(tuple(bool(m) for m in row) for row in code.matrix_iter(border=4))
+
+
+def _code(surface: pygame.Surface, code: Code, area: pygame.Rect) -> None:
+    """``code`` in ``area``: its label, its text in rows of 16 (as a seat's PEEK shows it),
+    and its QR code below."""
+    size = round(area.width * 0.14)
+    rows = [code.label] + [code.text[i : i + 16] for i in range(0, len(code.text), 16)]
+    y = area.top
+    for row in rows:
+        image = _text(row, size, area.width, INK)
+        surface.blit(image, image.get_rect(midtop=(area.centerx, y)))
+        y += image.get_height()
+    modules = qr_modules(code.text)
+    side = min(area.width, area.bottom - y - size // 2)
+    cell = max(1, side // len(modules))
+    left = area.centerx - cell * len(modules) // 2
+    top = area.bottom - cell * len(modules)
+    for r, row in enumerate(modules):
+        for c, dark in enumerate(row):
+            colour = QR_DARK if dark else QR_LIGHT
+            surface.fill(colour, (left + c * cell, top + r * cell, cell, cell))
+
+
+def _title(surface: pygame.Surface, face: PublicFrame, bar: int) -> None:
     width = surface.get_width()
     surface.fill(HIGHLIGHT if face.highlight else TITLE_BAR, (0, 0, width, bar))
     text = _text(face.title, round(bar * 0.75), width - bar, DARK_INK if face.highlight else INK)
     surface.blit(text, text.get_rect(center=(width // 2, bar // 2)))
 
 
-def _body(surface: pygame.Surface, face: PublicFace, body: pygame.Rect, pop: float) -> None:
+def _body(surface: pygame.Surface, face: PublicFrame, body: pygame.Rect, pop: float) -> None:
     """The banner (popping in) or the big text, then the lines, centred as one block."""
     head = None
     if face.banner:
@@ -218,12 +258,12 @@ class PublicScene:
         with self._lock:
             self._shown.reveal, self._shown.reveal_since = text, now
 
-    def face(self, now: float) -> tuple[PublicFace, float, float]:
+    def face(self, now: float) -> tuple[PublicFrame, float, float]:
         """The face at ``now`` with the banner's and the reveal card's pop (0..1)."""
         with self._lock:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
-            face = public_face(shown.page, shown.at, now, reveal)
+            face = public_frame(shown.page, shown.at, now, reveal)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:

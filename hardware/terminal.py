@@ -31,7 +31,7 @@ from .base import (
     TableHardware,
 )
 from .terminal_braille import braille_rows
-from .terminal_compose import Scene, SeatFace, compose, grid_size
+from .terminal_compose import Scene, SeatPanel, compose, grid_size
 from .terminal_input import KeyboardMode, KeyReader
 from .terminal_keys import ACT_DIGITS, KeyDecoder, ViewKey
 
@@ -175,8 +175,8 @@ class TerminalTable:
             return FALLBACK_SIZE
 
     def _scene(self) -> Scene:
-        faces = [
-            SeatFace(
+        panels = [
+            SeatPanel(
                 number=seat,
                 rows=self._rows[seat],
                 offline=seat in self._offline,
@@ -185,9 +185,9 @@ class TerminalTable:
             )
             for seat in self._seats
         ]
-        width = self._terminal_size()[0] if self._focus_view else grid_size(len(faces))[0]
+        width = self._terminal_size()[0] if self._focus_view else grid_size(len(panels))[0]
         focus = self._focus if self._focus_view else None
-        return Scene(faces, focus, self._help_shown, list(self._tunes), self._message, width)
+        return Scene(panels, focus, self._help_shown, list(self._tunes), self._message, width)
 
     def _paint(self) -> None:
         """Rewrite only the lines that changed (cursor moves, no clear: nothing flickers)."""

@@ -28,7 +28,7 @@ DARK_ROW = " " * ROW_CHARS
 
 
 @dataclass(frozen=True)
-class SeatFace:
+class SeatPanel:
     """What one seat's frame shows; ``rows`` is None while the screen is off (blanked)."""
 
     number: int
@@ -42,7 +42,7 @@ class SeatFace:
 class Scene:
     """Everything on the terminal at one moment; ``focus`` is None for the grid of all seats."""
 
-    faces: Sequence[SeatFace]
+    panels: Sequence[SeatPanel]
     focus: int | None
     help_shown: bool
     tunes: Sequence[str]
@@ -54,9 +54,9 @@ def compose(scene: Scene) -> list[str]:
     if scene.help_shown:
         body = list(HELP_LINES)
     elif scene.focus is None:
-        body = grid_lines(scene.faces)
+        body = grid_lines(scene.panels)
     else:
-        body = focus_lines(scene.faces, scene.focus)
+        body = focus_lines(scene.panels, scene.focus)
     return body + status_lines(scene)
 
 
@@ -66,54 +66,54 @@ def grid_size(seat_count: int) -> tuple[int, int]:
     return min(seat_count, GRID_COLUMNS) * FRAME_WIDTH, rows * FRAME_HEIGHT + STATUS_HEIGHT
 
 
-def grid_lines(faces: Sequence[SeatFace]) -> list[str]:
+def grid_lines(panels: Sequence[SeatPanel]) -> list[str]:
     lines: list[str] = []
-    for start in range(0, len(faces), GRID_COLUMNS):
-        frames = [seat_frame(face) for face in faces[start : start + GRID_COLUMNS]]
+    for start in range(0, len(panels), GRID_COLUMNS):
+        frames = [seat_frame(panel) for panel in panels[start : start + GRID_COLUMNS]]
         lines.extend("".join(parts) for parts in zip(*frames, strict=True))
     return lines
 
 
-def focus_lines(faces: Sequence[SeatFace], focus: int) -> list[str]:
-    face = next(face for face in faces if face.number == focus)
-    sidebar = seat_list(faces, focus)
+def focus_lines(panels: Sequence[SeatPanel], focus: int) -> list[str]:
+    panel = next(panel for panel in panels if panel.number == focus)
+    sidebar = seat_list(panels, focus)
     sidebar += [""] * (FRAME_HEIGHT - len(sidebar))
-    return [f"{line} {side}" for line, side in zip(seat_frame(face), sidebar, strict=True)]
+    return [f"{line} {side}" for line, side in zip(seat_frame(panel), sidebar, strict=True)]
 
 
-def seat_list(faces: Sequence[SeatFace], focus: int) -> list[str]:
+def seat_list(panels: Sequence[SeatPanel], focus: int) -> list[str]:
     """The sidebar of the focus view: every seat with its state, so none is forgotten."""
-    entries = [_seat_entry(face, focus) for face in faces]
+    entries = [_seat_entry(panel, focus) for panel in panels]
     return ["Seats", *entries, "", "Tab: next", "0: all", "?: help"]
 
 
-def _seat_entry(face: SeatFace, focus: int) -> str:
-    mark = "▸" if face.number == focus else " "
-    return fit(f"{mark}{face.number} {_short_flags(face)}", SIDEBAR_WIDTH)
+def _seat_entry(panel: SeatPanel, focus: int) -> str:
+    mark = "▸" if panel.number == focus else " "
+    return fit(f"{mark}{panel.number} {_short_flags(panel)}", SIDEBAR_WIDTH)
 
 
-def seat_frame(face: SeatFace) -> list[str]:
-    top = _border("┌", f"Seat {face.number}", _flags(face), "┐")
-    body = [f"│{row}│" for row in (face.rows or [DARK_ROW] * ROW_COUNT)]
-    bottom = _border("└", seat_key_hint(face.number), [], "┘")
+def seat_frame(panel: SeatPanel) -> list[str]:
+    top = _border("┌", f"Seat {panel.number}", _flags(panel), "┐")
+    body = [f"│{row}│" for row in (panel.rows or [DARK_ROW] * ROW_COUNT)]
+    bottom = _border("└", seat_key_hint(panel.number), [], "┘")
     return [top, *body, bottom]
 
 
-def _flags(face: SeatFace) -> list[str]:
+def _flags(panel: SeatPanel) -> list[str]:
     flags = []
-    if face.offline:
+    if panel.offline:
         flags.append("OFFLINE")
-    if face.rows is None:
+    if panel.rows is None:
         flags.append("off")
-    if face.act_held:
+    if panel.act_held:
         flags.append("ACT held")
-    if face.peek_held:
+    if panel.peek_held:
         flags.append("PEEK held")
     return flags
 
 
-def _short_flags(face: SeatFace) -> str:
-    return " ".join(flag.removesuffix(" held") for flag in _flags(face))
+def _short_flags(panel: SeatPanel) -> str:
+    return " ".join(flag.removesuffix(" held") for flag in _flags(panel))
 
 
 def _border(left: str, label: str, flags: Sequence[str], right: str) -> str:

@@ -1,9 +1,16 @@
 #!/bin/sh
-# Install table-companion as a service on Raspberry Pi OS, from this source tree:
+# Install table-companion as a service on Raspberry Pi OS (Bookworm with Python 3.11, Trixie
+# with Python 3.13; 64- or 32-bit), from this source tree:
 #
-#     sudo systemd/install.sh              install, or bring an install up to date
-#     sudo systemd/install.sh --uninstall  remove it all but the saved games
+#     sudo systemd/install.sh [--table NAME] [--public-screen | --no-public-screen]
+#                                          install, or bring an install up to date
+#     sudo systemd/install.sh --uninstall  remove it all; asks whether the saved games go too
+#     sudo systemd/install.sh --uninstall --purge   ... and the saved games, without asking
+#     sudo systemd/install.sh --venv-only  only the OS packages and the venv (make pi-check
+#                                          runs this in an emulated root without systemd)
 #
+# --table NAME picks the example table.toml to start from (hardware/tables/NAME.toml, default
+# kitchen); --public-screen runs the service with the public view on the HDMI display.
 # Every step first checks whether it is needed, so a second run changes nothing.
 # COMPANION_ROOT=/some/dir puts every path under that directory (the tests use it).
 set -eu
@@ -13,13 +20,24 @@ SRC="$(cd "$(dirname "$0")/.." && pwd)"
 PYTHON="${PYTHON:-python3}"
 SERVICE=companion.service
 ACCOUNT=companion
-DEVICE_GROUPS="gpio i2c spi dialout audio"
+# Buttons, buzzer and motors; the OLEDs; pods on USB serial; the speaker; and the public
+# screen on HDMI (/dev/fb* and /dev/dri/card*: video; /dev/dri/renderD*: render). The same
+# groups as companion.service's SupplementaryGroups=.
+DEVICE_GROUPS="gpio i2c dialout audio video render"
 PREFIX="$ROOT/opt/table-companion"
 VENV="$PREFIX/venv"
 ETC="$ROOT/etc/table-companion"
 UNIT="$ROOT/etc/systemd/system/$SERVICE"
+DROP_IN="$ROOT/etc/systemd/system/$SERVICE.d/public-screen.conf"
+UDEV_RULE="$ROOT/etc/udev/rules.d/99-table-companion-pods.rules"
 STATE="$ROOT/var/lib/table-companion"
+# In /run, which every boot empties: config.txt was changed and the Pi not rebooted since.
+REBOOT_PENDING="$ROOT/run/table-companion.reboot-needed"
+TABLE=kitchen
+TABLE_GIVEN=0
+PUBLIC_SCREEN=""
 CHANGED=0
+BOOT_CHANGES=""
 
 say() { printf 'install.sh: %s\n' "$*"; }
 fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
@@ -29,6 +47,78 @@ need_root() {
         fail "run it as root: sudo $0 $*"
     fi
 }
+
+# --- OS packages -----------------------------------------------------------------------------
+
+apt_installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+
+apt_offers() {  # the archive this system uses has the package (Raspberry Pi OS's, or Debian's)
+    apt-cache policy "$1" 2>/dev/null | grep -q '^ *Candidate: [^(]'
+}
+
+apt_ensure() {  # apt_ensure PACKAGE: installed already, or installed now; false if not to be had
+    if apt_installed "$1"; then
+        return 0
+    fi
+    if ! command -v apt-get >/dev/null 2>&1 || ! apt_offers "$1"; then
+        return 1
+    fi
+    apt-get install -y -q --no-install-recommends "$1" >/dev/null
+    say "installed the OS package $1"
+}
+
+ensure_os_packages() {
+    if ! "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null; then
+        apt_ensure python3-venv || fail "no python3-venv: sudo apt install python3-venv"
+    fi
+    # The pin library: PyPI's lgpio has no wheel for Python 3.13 and its source build needs
+    # liblgpio, which only Raspberry Pi OS's archive has. Its python3-lgpio reaches the venv
+    # through --system-site-packages (what gpiozero's maintainers recommend).
+    apt_ensure python3-lgpio || true
+}
+
+# --- the venv --------------------------------------------------------------------------------
+
+source_hash() {
+    (cd "$SRC" && find pyproject.toml engine hardware companion/ systemd/install.sh -type f \
+        ! -name '*.pyc' ! -path '*/__pycache__/*' | LC_ALL=C sort | xargs sha256sum) \
+        | sha256sum | cut -d' ' -f1
+}
+
+ensure_venv() {
+    wanted="$(source_hash)"
+    if [ -f "$VENV/.source-hash" ] && [ "$(cat "$VENV/.source-hash")" = "$wanted" ]; then
+        return
+    fi
+    install -d -m 0755 "$PREFIX"
+    if ! grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg" 2>/dev/null; then
+        # --clear: a venv from an older install.sh, without the system's packages, is remade.
+        "$PYTHON" -m venv --clear --system-site-packages "$VENV"
+    fi
+    "$VENV/bin/pip" install --quiet --upgrade "$SRC[pi]"
+    echo "$wanted" > "$VENV/.source-hash"
+    CHANGED=1
+    say "installed the companion into $VENV"
+}
+
+report_pins() {
+    if "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
+        say "pins: lgpio (buttons, buzzer and motors on every Pi, the Pi 5 included)"
+        return
+    fi
+    python="$("$VENV/bin/python" -c 'import platform as p; print("Python", p.python_version()[:4], "on", p.machine())')"
+    say "WARNING: no lgpio for $python: PyPI's wheels stop at Python 3.12"
+    say "  and this system's archive has no python3-lgpio (Raspberry Pi OS's has)."
+    say "  What works: seat pods, the displays, the public screen and the speaker; a table"
+    say "  of pods only runs. What does not: GPIO buttons, buzzer and motors (gpiozero's own"
+    say "  fallback driver has no PWM and does not cope with today's kernels), so the service"
+    say "  fails at start (and retries) with a table.toml that has wired seats or a buzzer."
+    say "  Fix: sudo apt install python3-lgpio && sudo $0"
+}
+
+# --- the account, the table, the Pi's set-up -------------------------------------------------
 
 ensure_groups() {
     for group in $DEVICE_GROUPS; do
@@ -54,35 +144,20 @@ ensure_account() {
     done
 }
 
-source_hash() {
-    (cd "$SRC" && find pyproject.toml engine hardware companion -type f \
-        ! -name '*.pyc' ! -path '*/__pycache__/*' | LC_ALL=C sort | xargs sha256sum) \
-        | sha256sum | cut -d' ' -f1
-}
-
-ensure_venv() {
-    wanted="$(source_hash)"
-    if [ -f "$VENV/.source-hash" ] && [ "$(cat "$VENV/.source-hash")" = "$wanted" ]; then
-        return
-    fi
-    install -d -m 0755 "$PREFIX"
-    if [ ! -x "$VENV/bin/python" ]; then
-        "$PYTHON" -m venv "$VENV"
-    fi
-    "$VENV/bin/pip" install --quiet --upgrade "$SRC[pi]"
-    echo "$wanted" > "$VENV/.source-hash"
-    CHANGED=1
-    say "installed the companion into $VENV"
-}
-
 ensure_config() {
+    example="$SRC/hardware/tables/$TABLE.toml"
     if [ -e "$ETC/table.toml" ]; then
+        if [ "$TABLE_GIVEN" -eq 1 ] && ! cmp -s "$example" "$ETC/table.toml"; then
+            say "kept your $ETC/table.toml; to start again from the $TABLE example, remove it"
+            say "  and run this again"
+        fi
         return
     fi
     install -d -m 0755 "$ETC"
-    install -m 0640 "$SRC/hardware/table.example.toml" "$ETC/table.toml"
+    install -m 0640 "$example" "$ETC/table.toml"
     chgrp "$ACCOUNT" "$ETC/table.toml"
-    say "wrote $ETC/table.toml from the example: edit it for your wiring"
+    say "wrote $ETC/table.toml from the $TABLE example: edit it for your wiring, then run"
+    say "  this again (it sets the Pi up for the table.toml it finds)"
 }
 
 boot_config() {
@@ -95,27 +170,63 @@ boot_config() {
     fail "no config.txt in $ROOT/boot/firmware or $ROOT/boot: is this Raspberry Pi OS?"
 }
 
-append_once() {  # append_once LINE FILE: add the line unless the file has it already
-    if ! grep -qx "$1" "$2" 2>/dev/null; then
-        printf '%s\n' "$1" >> "$2"
-        say "added '$1' to $2"
-        return 0
+boot_line() {  # boot_line LINE FILE: append it, in an [all] section, and note the change
+    last="$(grep -E '^[[:space:]]*\[' "$2" | tail -n 1 | tr -d '[:space:]')"
+    if [ -n "$last" ] && [ "$last" != "[all]" ]; then
+        printf '[all]\n' >> "$2"  # the file ends in a section for some models only
     fi
-    return 1
+    printf '%s\n' "$1" >> "$2"
+    BOOT_CHANGES="$BOOT_CHANGES $1"
+}
+
+uses_kernel_mux() {  # a seat with bus = N, N >= 2: a channel of the kernel's i2c-mux overlay
+    grep -Eq '^[[:space:]]*bus[[:space:]]*=[[:space:]]*([2-9]|[1-9][0-9]+)([^0-9]|$)' \
+        "$ETC/table.toml"
+}
+
+uses_userspace_mux() {
+    grep -Eq '^[[:space:]]*mux[[:space:]]*=' "$ETC/table.toml"
 }
 
 ensure_i2c() {
-    # What raspi-config's "enable I2C" does, done here so it can be checked and repeated.
-    if append_once "dtparam=i2c_arm=on" "$(boot_config)"; then
-        say "I2C is on from the next boot"
-        if [ -z "$ROOT" ] && command -v dtparam >/dev/null; then
-            dtparam i2c_arm=on || true
+    # What raspi-config's "enable I2C" does, at the 400 kHz the mux and the SH1106 are made
+    # for, plus the mux overlay when table.toml's seats are on its channels.
+    config="$(boot_config)"
+    if ! grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c_arm=on' "$config"; then
+        boot_line "dtparam=i2c_arm=on" "$config"
+    fi
+    speed='^[[:space:]]*dtparam=([^#]*,)?i2c_arm_baudrate='
+    if ! grep -Eq "${speed}[0-9]" "$config"; then
+        boot_line "dtparam=i2c_arm_baudrate=400000" "$config"
+    elif ! grep -Eq "${speed}400000([^0-9]|\$)" "$config"; then
+        sed -E -i '/^[[:space:]]*dtparam=/s/(i2c_arm_baudrate=)[0-9]+/\1400000/' "$config"
+        BOOT_CHANGES="$BOOT_CHANGES i2c_arm_baudrate=400000"
+    fi
+    overlay='^[[:space:]]*dtoverlay=i2c-mux([,:]|$)'
+    if uses_kernel_mux && ! grep -Eq "$overlay" "$config"; then
+        boot_line "dtoverlay=i2c-mux,pca9548,addr=0x70" "$config"
+    elif uses_userspace_mux && grep -Eq "$overlay" "$config"; then
+        say "WARNING: $config loads the i2c-mux overlay, which owns the mux that table.toml"
+        say "  drives itself (mux = {...}); remove its dtoverlay=i2c-mux line and reboot"
+    fi
+    if [ -n "$BOOT_CHANGES" ]; then
+        say "changed $config:$BOOT_CHANGES"
+        install -d "$(dirname "$REBOOT_PENDING")"
+        printf '%s\n' "$BOOT_CHANGES" >> "$REBOOT_PENDING"
+    fi
+    if [ -e "$REBOOT_PENDING" ]; then
+        say "REBOOT for the I2C settings to take effect: sudo reboot"
+    fi
+    if ! grep -qx "i2c-dev" "$ROOT/etc/modules" 2>/dev/null; then
+        printf 'i2c-dev\n' >> "$ROOT/etc/modules"
+        say "added i2c-dev to $ROOT/etc/modules"
+        if [ -z "$ROOT" ]; then
+            modprobe i2c-dev || true
         fi
     fi
-    if append_once "i2c-dev" "$ROOT/etc/modules" && [ -z "$ROOT" ]; then
-        modprobe i2c-dev || true
-    fi
 }
+
+# --- files, the unit, the service ------------------------------------------------------------
 
 install_file() {  # install_file SOURCE TARGET: copy when different; CHANGED=1 if it was
     if ! cmp -s "$1" "$2"; then
@@ -125,11 +236,36 @@ install_file() {  # install_file SOURCE TARGET: copy when different; CHANGED=1 i
     fi
 }
 
+ensure_udev_rule() {
+    before="$CHANGED"
+    CHANGED=0
+    install_file "$SRC/systemd/99-table-companion-pods.rules" "$UDEV_RULE"
+    if [ "$CHANGED" -eq 1 ] && [ -z "$ROOT" ] && command -v udevadm >/dev/null; then
+        udevadm control --reload && udevadm trigger --subsystem-match=tty || true
+    fi
+    CHANGED=$((before | CHANGED))
+}
+
+public_screen_unit() {
+    printf '# Written by systemd/install.sh --public-screen: the public view on the HDMI display.\n'
+    printf '[Service]\nExecStart=\n'
+    printf 'ExecStart=/opt/table-companion/venv/bin/companion play --table '
+    printf '/etc/table-companion/table.toml --public-screen\n'
+}
+
 ensure_unit() {
     before="$CHANGED"
     CHANGED=0
     install_file "$SRC/systemd/companion.service" "$UNIT"
     install_file "$SRC/systemd/README.md" "$PREFIX/README.systemd.md"
+    if [ "$PUBLIC_SCREEN" = on ]; then
+        public_screen_unit > "$PREFIX/public-screen.conf"
+        install_file "$PREFIX/public-screen.conf" "$DROP_IN"
+    elif [ "$PUBLIC_SCREEN" = off ] && [ -e "$DROP_IN" ]; then
+        rm -f "$DROP_IN"
+        CHANGED=1
+        say "removed $DROP_IN: no public screen"
+    fi
     if [ "$CHANGED" -eq 1 ]; then
         systemctl daemon-reload
     fi
@@ -140,7 +276,9 @@ ensure_running() {
     if ! systemctl is-enabled --quiet "$SERVICE"; then
         systemctl enable "$SERVICE"
     fi
-    if ! systemctl is-active --quiet "$SERVICE"; then
+    if [ -e "$REBOOT_PENDING" ]; then
+        say "$SERVICE starts at the next boot (not before: its I2C buses appear then)"
+    elif ! systemctl is-active --quiet "$SERVICE"; then
         systemctl start "$SERVICE"
         say "started $SERVICE"
     elif [ "$CHANGED" -eq 1 ]; then
@@ -150,13 +288,9 @@ ensure_running() {
 }
 
 ensure_voices() {  # the spoken prompts are made once, at install time (companion voices)
-    if ! command -v espeak-ng >/dev/null 2>&1; then
-        if [ -z "$ROOT" ] && command -v apt-get >/dev/null 2>&1; then
-            apt-get install -y --no-install-recommends espeak-ng >/dev/null
-        else
-            say "no espeak-ng: narration is text on the screens (install it, then: companion voices)"
-            return
-        fi
+    if ! command -v espeak-ng >/dev/null 2>&1 && ! apt_ensure espeak-ng; then
+        say "no espeak-ng: narration is text on the screens (install it, then: companion voices)"
+        return
     fi
     install -d -m 0700 "$STATE"
     if STATE_DIRECTORY="$STATE" "$VENV/bin/companion" voices >/dev/null 2>&1; then
@@ -167,16 +301,46 @@ ensure_voices() {  # the spoken prompts are made once, at install time (companio
     fi
 }
 
+venv_only() {
+    ensure_os_packages
+    ensure_venv
+    report_pins
+}
+
 install_all() {
     ensure_groups
     ensure_account
+    ensure_os_packages
     ensure_venv
     ensure_voices
     ensure_config
     ensure_i2c
+    ensure_udev_rule
     ensure_unit
     ensure_running
+    report_pins
     say "done: systemctl status $SERVICE; saved games in /var/lib/table-companion"
+}
+
+saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or not
+    if [ ! -d "$STATE" ]; then
+        return
+    fi
+    if [ "${1:-}" != --purge ] && [ -t 0 ]; then
+        printf 'install.sh: %s holds the saved games (%s, every seed included). Remove them too? [y/N] ' \
+            "$STATE" "$(du -sh "$STATE" | cut -f1)"
+        read -r answer || answer=""
+        case "$answer" in [yY]*) set -- --purge ;; esac
+    fi
+    if [ "${1:-}" = --purge ]; then
+        rm -rf "$STATE"
+        say "removed the saved games in $STATE"
+        return
+    fi
+    # The companion user is gone: its id must not own the seeds (a new user could get it).
+    chown -R root:root "$STATE"
+    say "kept the saved games in $STATE, now owned by root (a new install takes them" \
+        "over); remove them with: sudo rm -rf $STATE"
 }
 
 uninstall_all() {
@@ -186,19 +350,60 @@ uninstall_all() {
     if systemctl is-enabled --quiet "$SERVICE"; then
         systemctl disable "$SERVICE"
     fi
-    if [ -e "$UNIT" ]; then
-        rm -f "$UNIT"
+    if [ -e "$UNIT" ] || [ -e "$DROP_IN" ]; then
+        rm -rf "$UNIT" "$(dirname "$DROP_IN")"
         systemctl daemon-reload
     fi
-    rm -rf "$PREFIX" "$ETC"
+    rm -rf "$PREFIX" "$ETC" "$UDEV_RULE"
     if getent passwd "$ACCOUNT" >/dev/null; then
         userdel "$ACCOUNT"
     fi
-    say "removed; the saved games stay in $STATE (I2C stays on)"
+    say "removed the service, $PREFIX, $ETC, the pods' udev rule and the user $ACCOUNT"
+    saved_games "$@"
+    say "left on: I2C (its dtparam and dtoverlay lines in config.txt, i2c-dev in /etc/modules)" \
+        "and the OS packages it installed (python3-lgpio, espeak-ng)"
 }
 
-case "${1:-}" in
-    "") need_root; install_all ;;
-    --uninstall) need_root "$1"; uninstall_all ;;
-    *) fail "usage: $0 [--uninstall]" ;;
+usage() {
+    fail "usage: $0 [--table NAME] [--public-screen | --no-public-screen] | --venv-only |" \
+        "--uninstall [--purge]"
+}
+
+examples() {
+    for file in "$SRC"/hardware/tables/*.toml; do
+        printf '%s ' "$(basename "$file" .toml)"
+    done
+}
+
+ARGS="$*"
+MODE=install
+PURGE=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --table)
+            [ $# -ge 2 ] || usage
+            TABLE="$2"
+            TABLE_GIVEN=1
+            shift
+            [ -f "$SRC/hardware/tables/$TABLE.toml" ] || fail "no example table '$TABLE';" \
+                "the examples: $(examples)"
+            ;;
+        --public-screen) PUBLIC_SCREEN=on ;;
+        --no-public-screen) PUBLIC_SCREEN=off ;;
+        --venv-only) MODE=venv ;;
+        --uninstall) MODE=uninstall ;;
+        --purge) PURGE=--purge ;;
+        *) usage ;;
+    esac
+    shift
+done
+if [ -n "$PURGE" ] && [ "$MODE" != uninstall ]; then
+    usage
+fi
+
+need_root $ARGS
+case "$MODE" in
+    install) install_all ;;
+    venv) venv_only ;;
+    uninstall) uninstall_all $PURGE ;;
 esac

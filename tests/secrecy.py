@@ -28,6 +28,7 @@ from engine.api import Effect, GameOver, Narrate, Reveal, SeatView, State
 from engine.rng import SeededRandom
 from hardware.base import ButtonName, PublicPage, PublicScreen
 from hardware.headless import HeadlessTable
+from tests.dealing import deal
 
 ROW_SEPARATOR = "|"
 
@@ -42,7 +43,8 @@ def face_words(view: SeatView) -> list[str]:
 
 def page_words(page: PublicPage) -> list[str]:
     """Every word on a page of the public screen (it has no field for a secret)."""
-    return [page.title, *page.lines, page.big or "", page.banner or ""]
+    code = [page.code.label, page.code.text] if page.code else []
+    return [page.title, *page.lines, page.big or "", page.banner or "", *code]
 
 
 def peek_words(view: SeatView) -> list[str]:
@@ -204,29 +206,35 @@ class Table:
     a recording public screen, and every status line the app wrote."""
 
     def __init__(self, seats: int = 4, *, journal: Journal | None = None,
-                 seed: bytes = b"side paths seed 0123456789abcdef") -> None:
+                 key: bytes = b"side paths key 0123456789abcdef!") -> None:
         self.clock = FakeClock()
         self.events: queue.Queue = queue.Queue()
         self.headless = HeadlessTable(range(1, seats + 1), self.events.put, clock=self.clock)
         self.public = RecordingPublic()
         self.headless.hardware.public = self.public
         self.status: list[str] = []
-        self.seeds = [seed]
+        self.keys = [key]  # the companion's key for each deal, in order
         self.app = App(self.headless.hardware, clock=self.clock, journal=journal,
-                       seed_source=self._next_seed, on_status=self.status.append)
+                       key_source=self._next_key, on_status=self.status.append)
         self.app.start()
         self.checked_status = 0
         self.checked_pages = 0
 
-    def _next_seed(self, count: int) -> bytes:
-        seed = self.seeds[-1]
-        self.seeds.append(hashlib.sha256(seed).digest())
-        return seed[:count] if len(seed) >= count else seed
+    def _next_key(self, count: int) -> bytes:
+        key = self.keys[-1]
+        self.keys.append(hashlib.sha256(key).digest())
+        return key[:count]
+
+    def deal_secrets(self) -> frozenset[str]:
+        """What must stay hidden about the deal until the end: the key and the seed."""
+        record = self.app.record
+        assert record is not None
+        return frozenset({record.key.hex()[:16], record.seed.hex()[:16]})
 
     def start(self, key: str, players: int, options: dict[str, str] | None = None) -> State:
         game = registry.get(key)
-        self.app.start_game(StartGame(game, tuple(range(1, players + 1)), options or {}),
-                            self.clock())
+        deal(self.app, StartGame(game, tuple(range(1, players + 1)), options or {}),
+             self.clock())
         self.app.redraw()
         assert self.app.state is not None
         return self.app.state

@@ -221,8 +221,11 @@ class Lockstep:
 
     def redeal(self) -> None:
         """B's game becomes A's with its secrets dealt again (nothing is drawn for it)."""
-        session = self.b.app.session
-        session.state = redealt(self.key, self.a.app.state, self.dealer)
+        session, theirs = self.b.app.session, self.a.app.session
+        session.state = redealt(self.key, theirs.state, self.dealer)
+        if self.parted:  # B's game went its own way (it may even have ended): A's history
+            session.record = copy.deepcopy(theirs.record)
+            session.ended_at = theirs.ended_at
         session._changed()  # what each seat is offered is worked out again
         if self.parted:
             self._rejoin()

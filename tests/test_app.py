@@ -138,16 +138,20 @@ def test_a_players_pause_outlasts_a_seat_coming_back():
         assert app.state.paused
 
 
-def test_public_view_keeps_the_seed_commitment_and_reveals_the_seed_at_the_end():
-    """The public screen shows the seed's hash all game and the seed itself once it is over."""
+def test_public_view_keeps_the_commitment_and_reveals_the_key_at_the_end():
+    """The public view shows the commitment all game, never the key or the seed, and the
+    key (whole, over two lines) once the game is over; "Seed" names neither."""
     from engine.rng import commitment
 
     with ScriptSession(STAYING_ALIVE_RUNNING) as session:
         session.run()
         app = session.app
-        seed = app.record.seed
+        key, seed = app.record.key, app.record.seed
         public = "\n".join(app.view(None).lines)
-        assert f"Seed #{commitment(seed)}" in public and seed.hex()[:16] not in public
+        assert f"Commitment {commitment(key)}" in public
+        assert key.hex()[:16] not in public and seed.hex()[:16] not in public
         session.runner.wait(95)
         assert app.state.is_terminal()
-        assert seed.hex()[:16] in "\n".join(app.view(None).lines)
+        public = "\n".join(app.view(None).lines)
+        assert key.hex()[:32] in public and key.hex()[32:] in public
+        assert "seed" not in public.lower()

@@ -1,7 +1,9 @@
-"""``companion audit``: a finished game checked against its seed; tampering and secrecy."""
+"""``companion audit``: a finished game checked from its key to its last action; tampering
+(of the key, the cut, the seed, an action), a key chosen after the cut, and secrecy."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -12,7 +14,7 @@ from companion.cli import main
 from companion.journal_sqlite import SqliteJournal
 from companion.statedir import journal_path
 from engine import registry
-from engine.rng import commitment
+from engine.rng import commitment, cut_text, deal_seed, parse_cut
 from tests.test_conformance import RandomGame
 
 
@@ -41,27 +43,45 @@ def _audit(state_dir: Path, noted: str | None = None, game_id: int | None = None
 
 @pytest.mark.parametrize("key", [game.key for game in registry.all_games()])
 def test_audit_finished_game_is_fair(tmp_path, key: str) -> None:
-    """Every game's finished journal passes: commitment, legal replay, identical re-deal."""
+    """Every game's finished journal passes: commitment, cut, seed, legal replay, re-deal."""
     record = _journal_game(tmp_path, key)
-    status, report = _audit(tmp_path, commitment(record.seed))
+    status, report = _audit(tmp_path, commitment(record.key))
     assert status == 0, report
-    assert record.seed.hex() in report and "FAIL" not in report
-    assert f"commitment {commitment(record.seed)}, the one shown at setup" in report
+    assert "FAIL" not in report
+    assert f"key:  {record.key.hex()}" in report and f"cut:  {record.cut}" in report
+    assert f"seed: {record.seed.hex()}" in report
+    assert f"commitment {commitment(record.key)}, the one shown before the cut" in report
+    assert "every player cut once" in report
+    assert "the key and the cut give the seed the game was dealt from" in report
 
 
 def test_audit_wrong_commitment_fails(tmp_path) -> None:
-    """A seed that does not give the commitment the table noted is reported, exit 1."""
+    """A key that does not give the commitment the table noted is reported, exit 1."""
     _journal_game(tmp_path)
-    status, report = _audit(tmp_path, "000000000000")
-    assert status == 1 and "FAIL" in report and "not 000000000000" in report
+    status, report = _audit(tmp_path, "0" * 32)
+    assert status == 1 and "FAIL" in report and f"not {'0' * 32}" in report
 
 
-def test_audit_unfinished_game_keeps_its_seed(tmp_path) -> None:
-    """A game still in play is refused and its seed is not printed."""
+def test_audit_catches_a_key_chosen_after_the_cut(tmp_path) -> None:
+    """A companion that picks its key once it has seen the presses (so that it likes the
+    deal) writes a journal that holds together: that key, the cut and the seed they give.
+    The commitment the table noted before the cut gives it away."""
+    record = _journal_game(tmp_path)
+    later = hashlib.sha256(b"a key picked after the presses").digest()
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("UPDATE games SET deal_key = ?, seed = ?",
+                   (later, deal_seed(later, record.cut)))
+    status, report = _audit(tmp_path, commitment(record.key))
+    assert status == 1
+    assert f"not {commitment(record.key)}: it is not the key committed to before the cut" in report
+
+
+def test_audit_unfinished_game_keeps_its_key_and_seed(tmp_path) -> None:
+    """A game still in play is refused and neither its key nor its seed is printed."""
     record = _journal_game(tmp_path, finished=False)
     status, report = _audit(tmp_path, game_id=1)
     assert status == 1 and "still in play" in report
-    assert record.seed.hex()[:16] not in report
+    assert record.seed.hex()[:16] not in report and record.key.hex()[:16] not in report
 
 
 def test_audit_tampered_action_names_its_number(tmp_path) -> None:
@@ -69,17 +89,48 @@ def test_audit_tampered_action_names_its_number(tmp_path) -> None:
     record = _journal_game(tmp_path)
     with sqlite3.connect(journal_path(tmp_path)) as db:
         db.execute("UPDATE entries SET label = 'Seat 9 is lying' WHERE idx = 0")
-    status, report = _audit(tmp_path, commitment(record.seed))
+    status, report = _audit(tmp_path, commitment(record.key))
     assert status == 1 and "action 1 " in report and "Seat 9 is lying" in report
 
 
-def test_audit_tampered_seed_breaks_the_commitment_or_the_replay(tmp_path) -> None:
-    """Another seed for the same actions fails: its commitment differs from the one noted."""
+def test_audit_tampered_key_fails(tmp_path) -> None:
+    """Another key in the journal gives neither the noted commitment nor the seed."""
+    record = _journal_game(tmp_path)
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("UPDATE games SET deal_key = ?", (bytes(32),))
+    status, report = _audit(tmp_path, commitment(record.key))
+    assert status == 1 and f"not {commitment(record.key)}" in report
+    assert "not the one recorded" in report
+
+
+def test_audit_tampered_cut_fails(tmp_path) -> None:
+    """One press moved by a microsecond no longer gives the seed the game was dealt from."""
+    record = _journal_game(tmp_path)
+    (seat, moment), *rest = parse_cut(record.cut)
+    moved = cut_text([(seat, moment + 1), *rest])
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("UPDATE games SET cut = ?", (moved,))
+    status, report = _audit(tmp_path, commitment(record.key))
+    assert status == 1 and "not the one recorded" in report
+
+
+def test_audit_cut_missing_a_player_fails(tmp_path) -> None:
+    """A cut without one player's press (and a seed re-derived to match) is reported."""
+    record = _journal_game(tmp_path)
+    short = cut_text(parse_cut(record.cut)[1:])
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("UPDATE games SET cut = ?, seed = ?", (short, deal_seed(record.key, short)))
+    status, report = _audit(tmp_path, commitment(record.key))
+    assert status == 1 and "is not one press from each of seats" in report
+
+
+def test_audit_tampered_seed_fails(tmp_path) -> None:
+    """Another seed for the same key, cut and actions is not the one they give."""
     record = _journal_game(tmp_path)
     with sqlite3.connect(journal_path(tmp_path)) as db:
         db.execute("UPDATE games SET seed = ?", (bytes(32),))
-    status, report = _audit(tmp_path, commitment(record.seed))
-    assert status == 1 and f"not {commitment(record.seed)}" in report
+    status, report = _audit(tmp_path, commitment(record.key))
+    assert status == 1 and "not the one recorded" in report
 
 
 def test_audit_without_a_journal_says_where_it_looked(tmp_path) -> None:
@@ -92,6 +143,6 @@ def test_audit_command_line_reports_and_exits_zero(tmp_path, capsys) -> None:
     """``companion audit --state-dir DIR`` prints the report and exits 0 for a fair game."""
     record = _journal_game(tmp_path)
     assert main(["audit", "--state-dir", str(tmp_path),
-                 "--commitment", commitment(record.seed)]) == 0
+                 "--commitment", commitment(record.key)]) == 0
     out = capsys.readouterr().out
-    assert "Fair: every shuffle and deal came from the seed." in out
+    assert "Fair: every shuffle and deal came from the committed key and the players' cut." in out

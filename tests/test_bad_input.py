@@ -118,7 +118,7 @@ def test_bad_input_displays_failing_at_random_never_stop_the_game() -> None:
     ("table 2\njoin 1\nchoose 1 \"Fly away\"\n", 3, "not offered 'Fly away'"),
     ("table 2\ntap 1 act\nexpect 2 \"unclosed\n", 3, "cannot read this line"),
     ("table nine\n", 1, "table: 1 to 8 seats"),
-    ("seed 12\n", 1, "seed: at least 16 bytes"),
+    ("key 12\n", 1, "key: 32 bytes in hex"),
 ])
 def test_bad_input_script_error_names_its_line(script: str, line: int, words: str) -> None:
     """A table script's mistake is reported with the line it is on and what is wrong."""

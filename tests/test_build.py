@@ -17,7 +17,7 @@ from hardware.config import load_config, parse_config
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
+EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "tables" / "kitchen.toml"
 MUX_TABLE = """\
 [[seat]]
 number = 1

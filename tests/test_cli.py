@@ -1,5 +1,7 @@
 """The command line: one clear line for every mistake a person can make at it."""
 
+from pathlib import Path
+
 import pytest
 
 from companion.cli import main
@@ -7,12 +9,12 @@ from companion.cli import main
 
 def test_cli_real_table_without_gpio_says_what_to_do(capsys, tmp_path):
     """--table on a machine with no GPIO names the cause and both ways forward."""
-    code = main(["play", "--table", "hardware/table.example.toml", "--volume", "0",
+    code = main(["play", "--table", "hardware/tables/kitchen.toml", "--volume", "0",
                  "--state-dir", str(tmp_path)])
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert code == 2
     assert err.startswith("companion: no GPIO on this machine")
-    assert "'pi' extra" in err and "leave out --table" in err
+    assert "sudo apt install python3-lgpio" in err and "leave out --table" in err
 
 
 def test_cli_unknown_game_lists_the_games(capsys):
@@ -28,3 +30,18 @@ def test_cli_version_and_games(capsys):
     assert exit_.value.code == 0 and capsys.readouterr().out.startswith("companion ")
     assert main(["games"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 5
+
+
+def test_cli_pod_firmware_writes_a_pods_flash(capsys, tmp_path):
+    """`companion pod-firmware DIR` lays out a pod's flash as firmware/README.md does (and as
+    the pod tests run it): the firmware's modules, and podproto/, the protocol package the
+    companion imports too; then it says how they get onto the Pico."""
+    repo = Path(__file__).resolve().parent.parent
+    wanted = {path.name: path for path in (repo / "firmware").glob("*.py")}
+    wanted |= {f"podproto/{path.name}": path for path in (repo / "podproto").glob("*.py")}
+    assert main(["pod-firmware", str(tmp_path)]) == 0
+    written = {str(path.relative_to(tmp_path)): path for path in tmp_path.rglob("*.py")}
+    assert sorted(written) == sorted(wanted)
+    assert all(written[name].read_bytes() == wanted[name].read_bytes() for name in wanted)
+    said = capsys.readouterr().out
+    assert "mpremote mkdir :podproto" in said and f"{tmp_path}/podproto/*.py :podproto/" in said

@@ -20,7 +20,7 @@ from hardware.config import (
 )
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
-EXAMPLE = HARDWARE / "table.example.toml"
+EXAMPLE = HARDWARE / "tables" / "kitchen.toml"
 
 SEAT_1 = """\
 [[seat]]

@@ -33,8 +33,9 @@ from companion.record import GameRecord, JournaledAction
 
 CHAINS = 4
 KILLS_PER_CHAIN = 26  # 104 kills in all
-# ACT taps, and a PEEK tap then ACT (the second choice: Lose 1 stamina, Undo, End game...)
-KEYS = ("1", "2", "3") * 3 + ("q1", "w2", "e3")
+# ACT taps, a PEEK tap then ACT (the second choice: Lose 1 stamina, Undo, End game...), and
+# every seat's ACT in turn (after Start, each player cuts the deck before the deal)
+KEYS = ("1", "2", "3") * 3 + ("q1", "w2", "e3") + ("123",) * 3
 EARLY_KILLS = 0.2  # the share of kills while the process starts (imports, replay, blanking)
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,22 +9,23 @@ from companion.journal_sqlite import SqliteJournal
 from companion.lobby import StartGame
 from engine import registry
 from hardware.headless import HeadlessTable
+from tests.dealing import deal
 
 DECK = """# our copy of the War Table deck
 3 x Police Station
 Pump Shotgun
 2 x Street Thug [enemy]
 """
-SEED = bytes(range(32))
+KEY = bytes(range(32))
 
 
 def start_they_live(journal=None) -> App:
     game = registry.get("they-live")
     table = HeadlessTable((1, 2, 3), lambda event: None, clock=FakeClock())
-    app = App(table.hardware, clock=FakeClock(), journal=journal, seed_source=lambda n: SEED,
+    app = App(table.hardware, clock=FakeClock(), journal=journal, key_source=lambda n: KEY,
               deck_lists={game.key: game.parse_deck_list(DECK)})
     app.start()
-    app.start_game(StartGame(game, (1, 2, 3), {}), app.clock())
+    deal(app, StartGame(game, (1, 2, 3), {}))
     return app
 
 

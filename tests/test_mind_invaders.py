@@ -119,14 +119,16 @@ def test_deal_first_player_is_uniform() -> None:
 
 
 def test_peek_shows_own_character_and_conditions() -> None:
-    """Each seat's PEEK face names its own Character and its victory condition."""
+    """Each seat's PEEK face names its own Character and its victory condition, then what
+    setup expects of it."""
     state = new_game(4, 3)
     for seat in state.seats:
         secret = state.view(seat, 0.0).secret
         assert secret is not None
         assert secret.title == f"Seat {seat}: {state.characters[seat]}"
         assert secret.lines[0].startswith("Win: 4x")
-        assert secret.lines[-1] == "?: on Character cards"  # the rulebook lost the icons
+        assert secret.lines[2] == "?: on Character cards"  # the rulebook lost the icons
+        assert secret.lines[3:] == ("Keep your Character", "secret until told")
 
 
 def test_setup_shows_initiative_and_hotel_size() -> None:

@@ -36,6 +36,7 @@ from hardware.base import (
 )
 from hardware.gpio import GpioVibrator
 from hardware.headless import HeadlessTable
+from tests.dealing import deal
 
 SEATS = (1, 2, 3)
 MOTOR_PIN = 26  # a pin the headless table leaves free
@@ -95,9 +96,9 @@ class Table:
 
     def __init__(self, headless: HeadlessTable, clock: FakeClock, cues: tuple[Effect, ...]):
         self.headless, self.clock = headless, clock
-        self.app = App(headless.hardware, clock=clock, seed_source=bytes)
+        self.app = App(headless.hardware, clock=clock, key_source=bytes)
         self.app.start()
-        self.app.start_game(StartGame(CountingGame(cues), SEATS, {}), clock())
+        deal(self.app, StartGame(CountingGame(cues), SEATS, {}))
         self.app.redraw()
         state = self.app.state
         assert isinstance(state, CountingState)

@@ -13,6 +13,7 @@ from hardware.bus import RecordingBus
 from hardware.config import parse_config
 from hardware.pod_link import PodLink
 from hardware.pod_screen import PodScreen
+from tests.pod_sim.harness import HANG_GUARD
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -37,6 +38,6 @@ def test_pod_build_mixes_direct_and_pod_seats(mock_factory: MockFactory) -> None
     try:
         assert isinstance(table.seats[3].screen, PodScreen)
         assert isinstance(table.seats[3].inputs[0], PodLink)
-        assert events.get(timeout=2.0) == SeatLink(3, up=False)
+        assert events.get(timeout=HANG_GUARD) == SeatLink(3, up=False)
     finally:
         table.close()

@@ -2,7 +2,10 @@
 
 A table mixes a direct seat (seat 1: mock pins, luma over a recording bus) and a pod seat
 (seat 2: the firmware in its own MicroPython process). The app, the link threads and the pod
-all run for real; the tests wait on the event queue and on heartbeat echoes, never sleep.
+all run for real; the tests wait on the event queue and on heartbeat echoes, never sleep and
+never time anything: a loaded machine makes them slower, not wrong. How fast the table hears
+of a pulled or hung pod is pinned down with explicit clocks in tests/test_pod_link.py; here
+the log says which of the two it was.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from hardware.pod_discovery import PodFinder
 from hardware.pod_link import PodLink
 from hardware.pod_port import PodPort, open_serial
 from podproto import VERSION, wire
-from tests.pod_sim.harness import MICROPYTHON, PINS, ROOT, STAND_INS, SimPod
+from tests.pod_sim.harness import HANG_GUARD, MICROPYTHON, PINS, ROOT, STAND_INS, SimPod
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning"),
@@ -63,24 +66,21 @@ class Table:
     def link(self) -> PodLink:
         return self.app.hardware.seats[2].inputs[0]
 
-    def until(self, wanted: Callable[[object], bool], timeout: float = 3.0) -> object:
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
+    def until(self, wanted: Callable[[object], bool]) -> object:
+        while True:
             try:
-                event = self.events.get(timeout=left)
+                event = self.events.get(timeout=HANG_GUARD)
             except queue.Empty:
-                break
+                pytest.fail(f"the table hung: no event at all; pod stderr: {self.pod.errors()}")
             self.app.handle(event)
             if wanted(event):
                 return event
-        pytest.fail(f"no such event within {timeout} s; pod stderr: {self.pod.errors()}")
 
-    def online(self, online: bool = True, timeout: float = 3.0) -> None:
-        self.until(lambda e: isinstance(e, SeatLink) and e.seat == 2 and e.up == online,
-                   timeout)
+    def online(self, online: bool = True) -> None:
+        self.until(lambda e: isinstance(e, SeatLink) and e.seat == 2 and e.up == online)
 
     def pod_shows_its_face(self) -> bool:
-        assert self.link.sync(), "the pod did not echo the heartbeat"
+        assert self.link.sync(HANG_GUARD), "the pod did not echo the heartbeat"
         lit, ram = self.pod.screen()
         return lit and ram == page_bytes(render(self.app.screens.faces[2]))
 
@@ -120,13 +120,14 @@ def test_pod_press_joins_the_game(table: Table) -> None:
     assert table.pod_shows_its_face()
 
 
-def test_pod_unplug_marks_the_seat_offline_within_a_second(table: Table) -> None:
-    """Pulling the pod's cable tells the other seats within 1 s."""
+def test_pod_unplug_marks_the_seat_offline_at_once(table: Table, caplog) -> None:
+    """Pulling the pod's cable tells the other seats at the link's next read (at most
+    READ_TIMEOUT): the port fails, no silence has to be waited out."""
     table.online()
-    unplugged_at = time.monotonic()
-    table.pod.unplug()
-    table.online(False, timeout=1.0)
-    assert time.monotonic() - unplugged_at < 1.0
+    with caplog.at_level(logging.WARNING, logger="hardware.pod_link"):
+        table.pod.unplug()
+        table.online(False)
+    assert " gone (" in caplog.text and "quiet for" not in caplog.text
     assert "! Seat 2 offline" in table.app.screens.faces[1].lines
 
 
@@ -144,13 +145,15 @@ def test_pod_replug_gets_the_whole_current_screen(table: Table) -> None:
     assert not any("offline" in line for line in table.app.screens.faces[1].lines)
 
 
-def test_pod_hung_firmware_goes_offline_and_comes_back(table: Table) -> None:
-    """A pod that stops beating (frozen CPU, port still open) is offline within 1 s."""
+def test_pod_hung_firmware_goes_offline_and_comes_back(table: Table, caplog) -> None:
+    """A pod that stops beating (frozen CPU, port still open) is dropped for its silence
+    (QUIET_LIMIT: within 1 s), and is back with its screen when it runs again."""
     table.online()
-    table.pod.freeze(True)
-    frozen_at = time.monotonic()
-    table.online(False, timeout=1.0)
-    assert time.monotonic() - frozen_at < 1.0
+    with caplog.at_level(logging.WARNING, logger="hardware.pod_link"):
+        table.pod.freeze(True)
+        table.online(False)
+    assert "quiet for" in caplog.text
+    assert "! Seat 2 offline" in table.app.screens.faces[1].lines
     table.pod.freeze(False)
     table.online()
     assert table.pod_shows_its_face()
@@ -160,7 +163,7 @@ def test_pod_vibrates_on_its_own_motor(table: Table) -> None:
     """A private cue reaches the pod's motor pin, on then off."""
     table.online()
     table.app.hardware.seats[2].vibrator.pulse("short")
-    assert table.link.sync()
+    assert table.link.sync(HANG_GUARD)
     assert "16 1" in table.pod.outputs()
 
 
@@ -196,10 +199,10 @@ def test_pod_other_protocol_is_refused_on_its_screen(tmp_path: Path, caplog) -> 
         assert "install the firmware of this companion on the pod" in caplog.text
         port = PodPort(open_serial(str(pod.link)), str(pod.link))
         port.send(wire.HOST_BEAT, wire.host_beat(7))  # answered once all before is done
-        deadline = time.monotonic() + 2.0
+        guard = time.monotonic() + HANG_GUARD
         while not any(kind == wire.POD_BEAT and wire.parse_pod_beat(p)[1] == 7
                       for _, kind, p in port.receive()):
-            assert time.monotonic() < deadline, "the pod did not echo the heartbeat"
+            assert time.monotonic() < guard, "the pod hung: it never echoed the heartbeat"
         port.close()
         lit, ram = pod.screen()
         assert lit and ram != bytes(len(ram))

@@ -18,10 +18,10 @@ from serial.tools.list_ports_common import ListPortInfo
 from hardware.base import ButtonEdge, ButtonName
 from hardware.pod_discovery import PodFinder, pod_paths
 from hardware.pod_link import QUIET_LIMIT, PodSession
-from hardware.pod_port import PodHello, PodPort, open_serial
+from hardware.pod_port import READ_TIMEOUT, PodHello, PodPort, open_serial
 from hardware.pod_screen import PodScreen
 from podproto import VERSION, wire
-from tests.pod_sim.harness import usb_port
+from tests.pod_sim.harness import HANG_GUARD, usb_port
 
 HELLO = PodHello(wire.PROTOCOL_VERSION, 2, "ssd1306", wire.HAS_PEEK, VERSION)
 
@@ -91,7 +91,7 @@ def test_link_quiet_pod_is_dropped_and_its_peek_released(session) -> None:
     assert not link.tick(100.0 + QUIET_LIMIT + 0.01)
     link.end(100.7)
     assert edges(events)[-1] == (ButtonName.PEEK, False, 100.7)
-    assert QUIET_LIMIT + 0.1 < 1.0  # + one read timeout: offline within the promised second
+    assert QUIET_LIMIT + READ_TIMEOUT < 1.0  # + one read: offline within the promised second
 
 
 def test_link_beats_the_pod(session) -> None:
@@ -114,10 +114,10 @@ class FakePod(threading.Thread):
         self.stop = threading.Event()
         self._arrived = threading.Condition()
 
-    def wait_for(self, kind: int, timeout: float = 5.0) -> bool:
+    def wait_for(self, kind: int) -> bool:
         """Wait until a frame of ``kind`` has arrived (the host writes before we read)."""
         with self._arrived:
-            return self._arrived.wait_for(lambda: kind in self.received, timeout)
+            return self._arrived.wait_for(lambda: kind in self.received, HANG_GUARD)
 
     def run(self) -> None:
         decoder, sequencer = wire.Decoder(), wire.Sequencer()
@@ -256,3 +256,20 @@ def test_link_pod_of_another_version_is_accepted_with_a_warning(pty_pod, caplog)
     assert found is not None
     assert f"runs firmware 0.0.9, this companion is {VERSION}" in caplog.text
     finder.release(found[0])
+
+
+def test_link_pod_replugged_on_the_same_tty_is_found_again(pty_pod) -> None:
+    """udev removes a pod's name as the cable comes out, often before its seat lets go of the
+    port; the pod plugged back in on the same tty is still found."""
+    link, start = pty_pod
+    start(wire.hello(2, "ssd1306", 0, VERSION))
+    device = os.path.realpath(link)
+    finder = PodFinder({2: "auto"}, list_ports=listing(link))
+    found = finder.find(2)
+    assert found is not None
+    link.unlink()  # unplugged: the name goes first
+    finder.release(found[0])
+    link.symlink_to(device)  # plugged back in, on the same tty
+    again = finder.find(2)
+    assert again is not None and again[1].seat == 2
+    finder.release(again[0])

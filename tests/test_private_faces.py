@@ -13,9 +13,13 @@ import pytest
 from companion import composer
 from companion.render import Face
 from engine import registry
-from engine.games.they_live import views
-from engine.games.they_live.cards import INVADER
-from tests.shape import REDEALS, Lockstep, transfer_shape
+from engine.api import Vibrate
+from engine.cues import Pattern
+from engine.games.they_live import menus, views
+from engine.games.they_live.cards import HUMAN, INVADER
+from engine.games.they_live.phases import PHASES
+from hardware.base import ButtonName
+from tests.shape import HOLD, REDEALS, Lockstep, transfer_shape
 
 SEEDS = 2
 STEPS = 60
@@ -101,3 +105,55 @@ def test_private_faces_the_old_peek_face_fails(monkeypatch) -> None:
 
     monkeypatch.setattr(composer, "secret_face_for", unsealed)
     _they_live_fails()
+
+
+# --- a self-reveal: the same for both sides until the rules make it public -----------------
+
+
+def _reveal_attempt(monkeypatch=None) -> Lockstep:
+    """The seat on turn opens the self-reveal menu, confirms once, peeks at it, then takes its
+    last step: on table A it is a Human and presses "Sure?", on table B an Invader and
+    presses "Cancel". Each moment is compared as the lockstep compares every move."""
+    run = Lockstep("they-live", 4, {"check": "narrated"}, 3)
+    try:
+        while run.a.app.state.phase != "turns":
+            run.step(holding=set())
+        seat = run.a.app.state.on_turn
+        for table, side in ((run.a, HUMAN), (run.b, INVADER)):
+            state = table.app.state
+            other = HUMAN if side == INVADER else INVADER
+            state.identities = {s: side if s == seat else other for s in state.seats}
+        run.a.seen(), run.b.seen()  # a new deal is not a move
+        for action in ("reveal", "reveal2"):
+            run.both(lambda t, a=action: t.choose(seat, a), f"seat {seat} {action!r}")
+        run.both(lambda t: t.press(seat, ButtonName.PEEK, True), "a hold of PEEK")
+        run.both(lambda t: t.wait(HOLD), "the PEEK face")
+        run.both(lambda t: t.press(seat, ButtonName.PEEK, False), "PEEK let go")
+        last = {id(run.a): "reveal3", id(run.b): "cancel"}
+        run.both(lambda t: t.choose(seat, last[id(t)]), "a Human's Sure?, an Invader's Cancel")
+        run.both(lambda t: t.wait(3.0), "3 s after")
+    finally:
+        run.close()
+    return run
+
+
+def test_private_faces_a_humans_self_reveal_looks_like_an_invaders_cancel() -> None:
+    """Traffic, cues, faces and the public screen: a Human who goes through the whole
+    self-reveal gives neighbours exactly what an Invader who cancels at the last step does."""
+    run = _reveal_attempt()
+    assert not run.parted and run.told_apart, "the PEEK faces should differ in words only"
+
+
+def test_private_faces_a_humans_buzz_on_self_reveal_fails(monkeypatch) -> None:
+    """The old handling (a Human's "Sure?" buzzes that seat alone) is caught."""
+    rules = PHASES["turns"].rules
+
+    def buzzing(state, seat, arg, now):
+        if state.identities[seat] == INVADER:
+            return menus.self_reveal(state, seat, arg, now)
+        del state.menus[seat]
+        return [Vibrate(seat, Pattern.ERROR)]
+
+    monkeypatch.setitem(rules, "reveal3", buzzing)
+    with pytest.raises(AssertionError, match="differs between two deals"):
+        _reveal_attempt()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 
@@ -11,27 +12,32 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
+import segno  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from companion.public_view import public_page  # noqa: E402
 from engine import registry  # noqa: E402
-from engine.api import HourglassFace, SeatView, SecretFace  # noqa: E402
+from engine.api import HourglassView, SeatView, SecretFace  # noqa: E402
+from hardware.base import Code  # noqa: E402
 from hardware.pygame_public import (  # noqa: E402
     FPS,
     POP_SECONDS,
     PUBLIC_SIZE,
+    QR_DARK,
+    QR_LIGHT,
     REVEAL_SECONDS,
     PublicScene,
     PublicWindow,
     draw_public,
-    public_face,
+    public_frame,
+    qr_modules,
 )
 
 from .golden import SWITCH, assert_golden, regenerating  # noqa: E402
 
 SIZE = (640, 360)
 TURN = SeatView("Seat 2's turn", ("Deck 10", "Lookout: Seat 4"), highlight=True,
-                hourglass=HourglassFace(61.3, 90.0, True))
+                hourglass=HourglassView(61.3, 90.0, True))
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -44,7 +50,7 @@ def frame(view: SeatView, now: float = 0.0, shown_at: float = 0.0,
           size: tuple[int, int] = SIZE) -> Image.Image:
     """What the public screen draws for ``view``, settled (no animation in progress)."""
     surface = pygame.Surface(size)
-    draw_public(surface, public_face(public_page(view), shown_at, now), now)
+    draw_public(surface, public_frame(public_page(view), shown_at, now), now)
     return Image.frombytes("RGB", size, pygame.image.tobytes(surface, "RGB"))
 
 
@@ -56,7 +62,7 @@ def scene_frame(scene: PublicScene, now: float) -> bytes:
 
 
 def with_glass(shown: str, remaining: float, running: bool = True) -> SeatView:
-    return SeatView("Seat 1's turn", ("Deck 7",), hourglass=HourglassFace(remaining, 90.0,
+    return SeatView("Seat 1's turn", ("Deck 7",), hourglass=HourglassView(remaining, 90.0,
                                                                            running, shown))
 
 
@@ -91,14 +97,14 @@ def test_banner_golden_game_over():
 
 def test_hourglass_seconds_shown_when_exact():
     """With the exact option the glass comes with its seconds, rounded up."""
-    face = public_face(public_page(TURN), 0.0, 0.0)
+    face = public_frame(public_page(TURN), 0.0, 0.0)
     assert face.big == "1:02"
     assert face.glass is not None and face.glass.sand == pytest.approx(61.3 / 90)
 
 
 def test_hourglass_bar_shows_sand_but_no_seconds():
     """With the bar option the sand shows how much is left, but no digits tell the seconds."""
-    face = public_face(public_page(with_glass("bar", 45.0)), 0.0, 0.0)
+    face = public_frame(public_page(with_glass("bar", 45.0)), 0.0, 0.0)
     assert face.glass is not None and face.glass.sand == pytest.approx(0.5)
     assert ":" not in face.text()
 
@@ -106,7 +112,7 @@ def test_hourglass_bar_shows_sand_but_no_seconds():
 def test_hourglass_none_tells_nothing_about_the_sand():
     """With no timer shown, a glass nearly full and one nearly empty draw the same pixels."""
     nearly_full, nearly_empty = with_glass("none", 85.0), with_glass("none", 3.0)
-    assert "Hourglass running" in public_face(public_page(nearly_full), 0.0, 0.0).text()
+    assert "Hourglass running" in public_frame(public_page(nearly_full), 0.0, 0.0).text()
     assert frame(nearly_full).tobytes() == frame(nearly_empty).tobytes()
 
 
@@ -170,7 +176,7 @@ def test_secret_never_drawn_from_the_view():
     """A view carrying a secret draws the very same pixels as one without it."""
     secret = SeatView("Seat 2's turn", ("Deck 10",), secret=SecretFace("INVADER", ("Seat 4",)))
     public = SeatView("Seat 2's turn", ("Deck 10",))
-    assert "INVADER" not in public_face(public_page(secret), 0.0, 0.0).text()
+    assert "INVADER" not in public_frame(public_page(secret), 0.0, 0.0).text()
     assert frame(secret).tobytes() == frame(public).tobytes()
 
 
@@ -192,7 +198,7 @@ def _check_random_game(game, seed: int) -> None:
         deadline = state.next_deadline()
         if deadline is not None and deadline <= now:
             state.advance(now)
-        face = public_face(public_page(state.view(None, now)), now, now)
+        face = public_frame(public_page(state.view(None, now)), now, now)
         for phrase in state.secrets_hidden_from(None):
             assert phrase not in face.text(), f"{game.key}: public screen shows {phrase!r}"
         now += chooser.uniform(0, 3)
@@ -213,3 +219,24 @@ def test_window_shows_the_public_drawing_full_screen():
         window.close()
     assert captured.size == PUBLIC_SIZE
     assert captured.tobytes() == frame(TURN, 20.0, 20.0, PUBLIC_SIZE).tobytes()
+
+
+def test_public_screen_draws_the_commitment_whole_and_as_a_qr_code() -> None:
+    """The fair deal's commitment stands in the corner: its digits, and a QR code whose
+    modules are drawn one for one (a phone reads what the table noted)."""
+    code = Code("Commitment", "630dcd2966c4336691125448bbb25b4f")
+    surface = pygame.Surface(SIZE)
+    page = dataclasses.replace(public_page(TURN), code=code)
+    face = public_frame(page, 0.0, 0.0)
+    assert "Commitment 630dcd2966c4336691125448bbb25b4f" in face.text()
+    draw_public(surface, face, 0.0)
+    image = Image.frombytes("RGB", SIZE, pygame.image.tobytes(surface, "RGB"))
+    modules = qr_modules(code.text)
+    assert modules == tuple(tuple(bool(m) for m in row)
+                            for row in segno.make(code.text, error="m").matrix_iter(border=4))
+    white = sum(1 for pixel in image.getdata() if pixel == QR_LIGHT)
+    dark = sum(1 for pixel in image.getdata() if pixel == QR_DARK)
+    lit = sum(not m for row in modules for m in row)
+    assert white >= lit and dark > 0  # every light module is at least one pixel
+    plain = frame(TURN)
+    assert QR_LIGHT not in set(plain.getdata())

@@ -4,17 +4,17 @@ import pytest
 
 from companion.composer import clock_text, face_for, secret_face_for
 from companion.render import Face, render
-from engine.api import HourglassFace, SeatView, SecretFace
+from engine.api import HourglassView, SeatView, SecretFace
 from tests.golden import assert_golden
 from tests.shape import outline
 
 KEY_SCREENS = {
     "seat_lookout_turn": face_for(
-        SeatView("Your turn", ("Draw 1 card",), hourglass=HourglassFace(83.2, 90, True),
+        SeatView("Your turn", ("Draw 1 card",), hourglass=HourglassView(83.2, 90, True),
                  highlight=True), "> Flip hourglass", "1/6"),
     "seat_waiting_bar": face_for(
         SeatView("Seat 3's turn", ("Lookout    Stamina 5", "Deck 12 Goal 2"),
-                 hourglass=HourglassFace(41.0, 90, True, "bar")), "> Pause", "1/2"),
+                 hourglass=HourglassView(41.0, 90, True, "bar")), "> Pause", "1/2"),
     "seat_join": face_for(
         SeatView("Table companion", ("Press ACT to join", "Players: 2", "Seats: 1 3")),
         "> Join"),

@@ -20,7 +20,7 @@ from engine import registry
 from hardware.base import ButtonName, QuitRequested
 from hardware.headless import HeadlessTable
 
-SEED = bytes(range(100, 132))
+KEY = bytes(range(100, 132))
 DISPLAYOFF, DISPLAYON = 0xAE, 0xAF
 
 
@@ -34,7 +34,7 @@ class Table:
         self.journal = SqliteJournal(path)
         lobby = Lobby.prepared((1, 2, 3), (1, 2, 3), "staying-alive")
         self.app = App(self.headless.hardware, clock=self.clock, journal=self.journal,
-                       lobby=lobby, seed_source=lambda n: SEED)
+                       lobby=lobby, key_source=lambda n: KEY)
         self.app.start()
 
     def wait(self, seconds: float) -> None:
@@ -72,8 +72,10 @@ def path(tmp_path: Path) -> Path:
 
 
 def start_hourglass(table: Table) -> None:
-    """Start the game and tap through the setup until the Lookout has flipped the glass."""
-    table.tap(1)
+    """Start the game, every player cuts, and tap through the setup until the Lookout has
+    flipped the glass."""
+    for seat in (1, 1, 2, 3):  # Start, then each seat's cut
+        table.tap(seat)
     for _ in range(40):
         if table.app.state.phase == "play":
             return

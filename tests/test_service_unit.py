@@ -12,20 +12,53 @@ UNIT = REPO / "systemd" / "companion.service"
 README = REPO / "systemd" / "README.md"
 
 
-def settings() -> dict[str, dict[str, str]]:
-    """The unit's sections and their key = value settings (comments left out)."""
-    sections: dict[str, dict[str, str]] = {}
-    current: dict[str, str] = {}
+def entries() -> list[tuple[str, str, str]]:
+    """Every (section, key, value) line of the unit, in order (comments left out)."""
+    found, section = [], ""
     for line in UNIT.read_text().splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         if line.startswith("["):
-            current = sections.setdefault(line.strip("[]"), {})
+            section = line.strip("[]")
         else:
             key, _, value = line.partition("=")
-            current[key] = value
+            found.append((section, key, value))
+    return found
+
+
+def settings() -> dict[str, dict[str, str]]:
+    """The unit's sections and their settings; a key given twice: the last (as systemd reads
+    a plain setting)."""
+    sections: dict[str, dict[str, str]] = {}
+    for section, key, value in entries():
+        sections.setdefault(section, {})[key] = value
     return sections
+
+
+def every(key: str) -> list[str]:
+    """Each value of a list setting of [Service] (DeviceAllow=, SystemCallFilter=)."""
+    return [value for section, name, value in entries() if (section, name) == ("Service", key)]
+
+
+def runnable_copy(tmp_path: Path) -> Path:
+    """The unit with the venv's program swapped for one that exists here, for systemd-analyze."""
+    unit = tmp_path / "companion.service"
+    unit.write_text(UNIT.read_text().replace("/opt/table-companion/venv/bin/companion",
+                                             shutil.which("true") or "/bin/true"))
+    return unit
+
+
+def analyze(*args: str) -> subprocess.CompletedProcess[str]:
+    """systemd-analyze, or a skip where it is not installed or cannot run."""
+    tool = shutil.which("systemd-analyze")
+    if tool is None:
+        pytest.skip("systemd-analyze is not installed here (it comes with systemd)")
+    done = subprocess.run([tool, *args], capture_output=True, text=True, timeout=60)
+    if done.returncode != 0 and ("Failed to connect" in done.stderr
+                                 or "unrecognized option" in done.stderr):
+        pytest.skip(f"systemd-analyze cannot do this here: {done.stderr.strip()}")
+    return done
 
 
 def seconds(value: str) -> float:
@@ -56,22 +89,60 @@ def test_service_unit_runs_unprivileged_with_device_groups():
     """An unprivileged user with exactly the device groups the table needs."""
     service = settings()["Service"]
     assert service["User"] == "companion"
-    assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "spi", "dialout",
-                                                            "audio"}
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "dialout", "audio",
+                                                            "video", "render"}
     assert service["NoNewPrivileges"] == "yes"
+    assert service["CapabilityBoundingSet"] == ""
     assert service["UMask"] == "0077"
 
 
 def test_service_unit_writes_only_its_state_and_runtime_directories():
-    """A read-only system, a private state directory, lgpio's work directory, devices visible."""
+    """A read-only system, no homes, a private state directory, lgpio's work directory."""
     service = settings()["Service"]
     assert service["ProtectSystem"] == "strict"
+    assert service["ProtectHome"] == "yes"
     assert service["StateDirectory"] == "table-companion"
     assert service["StateDirectoryMode"] == "0700"
     assert service["RuntimeDirectory"] == "table-companion"
     assert service["Environment"] == "LG_WD=%t/table-companion"
-    assert service["PrivateDevices"] == "no"
     assert "ReadWritePaths" not in service
+
+
+TABLE_DEVICES = {  # device class (as /proc/devices names it): the module that registers it
+    "char-gpiochip": None,  # buttons, buzzer, motors: /dev/gpiochip* (gpiolib is built in)
+    "char-i2c": "i2c_dev",  # the seat OLEDs: /dev/i2c-*
+    "char-ttyACM": "cdc_acm",  # seat pods on USB: /dev/ttyACM*
+    "char-alsa": "snd",  # the speaker: /dev/snd/*
+    "char-fb": "fb",  # the public screen: /dev/fb*
+    "char-drm": "drm",  # the public screen: /dev/dri/*
+}
+
+
+def test_service_unit_allows_exactly_the_tables_devices():
+    """A real /dev (the table's devices come and go), closed to all but the table's classes;
+    each class's module is loaded before the service starts, when the classes are looked up."""
+    unit, service = settings()["Unit"], settings()["Service"]
+    assert service["PrivateDevices"] == "no"
+    assert service["DevicePolicy"] == "closed"
+    assert sorted(every("DeviceAllow")) == sorted(f"{kind} rw" for kind in TABLE_DEVICES)
+    modules = {f"modprobe@{module}.service" for module in TABLE_DEVICES.values() if module}
+    assert modules <= set(unit["Wants"].split()) and modules <= set(unit["After"].split())
+
+
+def test_service_unit_has_no_network():
+    """The companion talks to nothing on a network; the notify socket is a local one."""
+    service = settings()["Service"]
+    assert service["PrivateNetwork"] == "yes"
+    assert service["IPAddressDeny"] == "any"
+    assert service["RestrictAddressFamilies"] == "AF_UNIX"
+
+
+def test_service_unit_security_exposure_is_at_most_2(tmp_path):
+    """systemd's own review of the sandbox: an exposure of 2.0 or less ("OK" or better)."""
+    done = analyze("security", "--offline=yes", str(runnable_copy(tmp_path)))
+    match = re.search(r"Overall exposure level for companion\.service: (\d+\.\d)", done.stdout)
+    assert match, done.stdout + done.stderr
+    assert float(match[1]) <= 2.0, done.stdout
 
 
 def test_service_unit_every_setting_is_explained():
@@ -85,15 +156,6 @@ def test_service_unit_every_setting_is_explained():
 
 def test_service_unit_passes_systemd_analyze_verify(tmp_path):
     """systemd itself accepts the unit (the venv path is swapped for a program that exists)."""
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
-        pytest.skip("systemd-analyze is not installed here (it comes with systemd)")
-    unit = tmp_path / "companion.service"
-    unit.write_text(UNIT.read_text().replace("/opt/table-companion/venv/bin/companion",
-                                             shutil.which("true") or "/bin/true"))
-    done = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True,
-                          timeout=60)
-    if done.returncode != 0 and "Failed to connect" in done.stderr:
-        pytest.skip(f"systemd-analyze cannot run here: {done.stderr.strip()}")
+    done = analyze("verify", str(runnable_copy(tmp_path)))
     assert done.returncode == 0, done.stderr
     assert "companion.service" not in done.stderr, done.stderr

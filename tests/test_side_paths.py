@@ -23,9 +23,10 @@ from companion.lobby import StartGame
 from companion.render import render
 from engine import registry
 from engine.rng import SeededRandom, commitment
-from hardware.base import ButtonName
+from hardware.base import ButtonName, Code
 from hardware.terminal import TerminalTable
 from hardware.terminal_braille import braille_rows
+from tests.dealing import deal
 from tests.secrecy import (
     Table,
     assert_no_leak,
@@ -82,6 +83,7 @@ def test_side_paths_pause_undo_and_peeks_keep_secrets(key: str, caplog) -> None:
     player = _player(f"side paths {key}")
     with Table(seats=_players(key)) as table:
         table.start(key, _players(key))
+        dealt = table.deal_secrets()
         everything: set[str] = set()
         for _ in range(STEPS):
             if table.app.state.is_terminal():
@@ -91,7 +93,7 @@ def test_side_paths_pause_undo_and_peeks_keep_secrets(key: str, caplog) -> None:
             assert_table_keeps_secrets(table)
             if player.below(5) == 0:
                 _peek(table, player.choice(table.app.state.seats), player)
-        assert_no_leak([caplog.text], everything | {table.seeds[0].hex()[:16]}, "the log")
+        assert_no_leak([caplog.text], everything | dealt, "the log")
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -141,7 +143,7 @@ def test_side_paths_resume_from_the_journal_keeps_secrets(key: str, tmp_path, ca
             break
         _staying_step(crashed, player)
     before = crashed.app.state
-    seen = before.secrets_hidden_from(None) | {before.seed.hex()[:16]}
+    seen = before.secrets_hidden_from(None) | crashed.deal_secrets()
     crashed.app.journal.close()
     crashed.close()  # the process is gone: no clean close of the app
     with Table(seats=_players(key), journal=SqliteJournal(path)) as table:
@@ -171,7 +173,7 @@ def test_side_paths_end_game_leaves_no_secret_behind(key: str) -> None:
             _staying_step(table, player)
         if table.app.state.is_terminal():
             return
-        hidden = table.app.state.secrets_hidden_from(None) | {table.seeds[0].hex()[:16]}
+        hidden = table.app.state.secrets_hidden_from(None) | table.deal_secrets()
         seat = table.app.state.seats[0]
         table.choose(seat, "sys:end")
         table.choose(seat, "sys:yes")
@@ -181,21 +183,22 @@ def test_side_paths_end_game_leaves_no_secret_behind(key: str) -> None:
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_side_paths_seed_revealed_only_at_the_end(key: str) -> None:
-    """The commitment is shown at setup, the seed only once the game is over (on PEEK), and
-    Play again deals from a new seed whose secrets stay hidden."""
+def test_side_paths_key_revealed_only_at_the_end(key: str) -> None:
+    """The commitment stays on the public screen all game, the companion's key (and the
+    seed) stay hidden until the game is over, then the key is on every PEEK; Play again
+    draws a new key and cuts again, and that deal's secrets stay hidden."""
     player = _player(f"over {key}")
     players = max(2, registry.get(key).min_players)
     with Table(seats=players) as table:
         table.start(key, players)
-        seed = table.app.record.seed
-        assert any(f"Seed {commitment(seed)}" in face.text()
-                   for face in table.app.screens.faces.values())
-        rows = [seed.hex()[i : i + 16] for i in range(0, 64, 16)]
+        dealt = table.app.record
+        assert table.public.pages[-1].code == Code("Commitment", commitment(dealt.key))
+        rows = [dealt.key.hex()[i : i + 16] for i in range(0, 64, 16)]
+        hidden = frozenset(rows) | {dealt.seed.hex()[:16]}
         for _ in range(3000):
             if table.app.state.is_terminal():
                 break
-            assert_table_keeps_secrets(table, frozenset(rows))
+            assert_table_keeps_secrets(table, hidden)
             random_table_step(table, player, system=False)
         assert table.app.state.is_terminal()
         assert_table_keeps_secrets(table)  # what the end reveals is the end's to reveal
@@ -207,12 +210,18 @@ def test_side_paths_seed_revealed_only_at_the_end(key: str) -> None:
         table.press(seat, ButtonName.PEEK, False)
         table.wait(0.1)
         assert_table_keeps_secrets(table)
+        assert table.public.pages[-1].code == Code("Key", dealt.key.hex())
         table.wait(2)  # presses in the first 2 s after the end are ignored
         table.choose(seat, "sys:again")
-        assert table.app.record.seed == seed  # asked, not dealt: "Play again?"
+        assert table.app.record.key == dealt.key  # asked, not dealt: "Play again?"
         table.choose(seat, "sys:yes")
-        assert table.app.record.seed != seed and not table.app.state.is_terminal()
-        assert_table_keeps_secrets(table)
+        assert table.app.state is None and table.app.record is None  # the players cut first
+        for cutter in dealt.seats:
+            table.choose(cutter, "cut")
+        again = table.app.record
+        assert again.key != dealt.key and again.seed != dealt.seed
+        assert not table.app.state.is_terminal()
+        assert_table_keeps_secrets(table, table.deal_secrets())
 
 
 def test_side_paths_terminal_simulator_shows_only_checked_faces() -> None:
@@ -224,9 +233,9 @@ def test_side_paths_terminal_simulator_shows_only_checked_faces() -> None:
     with open(read_end, "rb", buffering=0) as keys, TerminalTable(
             range(1, 5), events.put, out=out, inp=keys, clock=clock, size=(200, 60)) as terminal:
         app = App(terminal.hardware(), clock=clock, on_status=terminal.set_status,
-                  seed_source=lambda n: b"terminal seed 0123456789abcdef01")
+                  key_source=lambda n: b"terminal key 0123456789abcdef012")
         app.start()
-        app.start_game(StartGame(registry.get("they-live"), (1, 2, 3, 4), {}), clock())
+        deal(app, StartGame(registry.get("they-live"), (1, 2, 3, 4), {}), clock())
         shown = 0
         for _ in range(60):
             state = app.state

@@ -20,10 +20,12 @@ from engine.api import Game
 
 SCRIPT = """
 table 3
+key 212155bb80f245fe1f0ea90ef82a5533efb1dbce462b61c4767c1b07334248fb
 join 1 2 3
 choose 1 "Choose game"
 choose 1 "High Card"
 choose 1 "Start"
+cut 1 2 3
 hold 2
 expect 2 "Seat 2 holds"
 expect 2 not "Seat 1 holds"

@@ -458,7 +458,15 @@ def test_undo_never_offered_for_seed_or_time_actions():
 
 
 def test_secrets_none_in_this_game():
-    """Roles and stamina are public, so no seat has anything to hide."""
+    """Roles and stamina are public, so no seat has anything to hide: its PEEK face is help,
+    its role's ability and what the step expects of it (the Lookout plays first)."""
     state = started()
     assert all(state.secrets_hidden_from(seat) == frozenset() for seat in (*state.seats, None))
-    assert all(state.view(seat, 1.0).secret is None for seat in state.seats)
+    lookout = state.lookout()
+    face = state.view(lookout, 1.0).secret
+    assert face.title == "Role: Lookout"
+    assert face.lines == ("Turn the hourglass", "any time: -1 stamina",
+                          "Draw 1, then up to 2", "actions; speak freely")
+    other = next(seat for seat in state.seats if seat != lookout)
+    assert state.view(other, 1.0).secret.lines[-2:] == ("Radio silence: no",
+                                                        "talk, nods or signs")

@@ -24,7 +24,7 @@ def _app(tmp_path, seats: int = 3, *, has_speaker: bool = True) -> App:
     table = HeadlessTable(numbers, lambda event: None, clock=FakeClock())
     lobby = Lobby.prepared(list(numbers), list(numbers), memory=memory, has_speaker=has_speaker)
     app = App(table.hardware, clock=FakeClock(), lobby=lobby,
-              seed_source=lambda n: b"m" * n)
+              key_source=lambda n: b"m" * n)
     app.start()
     return app
 
@@ -38,6 +38,8 @@ def _start_they_live(app: App, names=("Nada", "Holly", "Dixon")) -> None:
     _choose(app, 1, "Choose game")
     _choose(app, 1, "They Live")
     _choose(app, 1, "Start")
+    for seat in (1, 2, 3):
+        _choose(app, seat, "Cut the deck")
     for seat, name in zip((1, 2, 3), names, strict=True):
         _choose(app, seat, name)
 
@@ -97,6 +99,8 @@ def test_table_memory_options_per_game_and_the_last_game_offered_first(tmp_path)
     _choose(app, 1, "They Live")
     _choose(app, 1, "Check")
     _choose(app, 1, "Start")
+    for seat in (1, 2, 3):
+        _choose(app, seat, "Cut the deck")
     _choose(app, 1, "End game")
     _choose(app, 1, "Yes")
     _choose(app, 1, "Choose game")

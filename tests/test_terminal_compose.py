@@ -4,7 +4,7 @@ from hardware.terminal_compose import (
     FRAME_HEIGHT,
     FRAME_WIDTH,
     Scene,
-    SeatFace,
+    SeatPanel,
     compose,
     display_width,
     fit,
@@ -15,15 +15,15 @@ from hardware.terminal_compose import (
 FULL = ["⣿" * 64] * 16
 
 
-def faces(count: int) -> list[SeatFace]:
-    return [SeatFace(seat, FULL, act_held=True, peek_held=True) for seat in range(1, count + 1)]
+def panels(count: int) -> list[SeatPanel]:
+    return [SeatPanel(seat, FULL, act_held=True, peek_held=True) for seat in range(1, count + 1)]
 
 
 def scene(count: int, focus: int | None = None, help_shown: bool = False, **extra) -> Scene:
     fields = {"tunes": ["warning"] * 6, "message": "The Inspector checks seat 4 " * 9}
     fields.update(extra)
     width = 80 if focus or help_shown else 200
-    return Scene(faces(count), focus, help_shown, width=width, **fields)
+    return Scene(panels(count), focus, help_shown, width=width, **fields)
 
 
 def size(lines: list[str]) -> tuple[int, int]:
@@ -67,29 +67,29 @@ def test_compose_grid_places_seats_three_per_row() -> None:
 
 def test_compose_frame_is_exact_size_with_every_flag() -> None:
     """A frame keeps its 66x18 shape whatever its label flags."""
-    busy = SeatFace(7, None, offline=True, act_held=True, peek_held=True)
+    busy = SeatPanel(7, None, offline=True, act_held=True, peek_held=True)
     assert size(seat_frame(busy)) == (FRAME_WIDTH, FRAME_HEIGHT)
-    assert size(seat_frame(SeatFace(1, FULL))) == (FRAME_WIDTH, FRAME_HEIGHT)
+    assert size(seat_frame(SeatPanel(1, FULL))) == (FRAME_WIDTH, FRAME_HEIGHT)
 
 
 def test_compose_frame_labels_seat_state() -> None:
     """The frame's top edge names the seat and says OFFLINE, off, ACT held, PEEK held."""
-    top = seat_frame(SeatFace(3, None, offline=True, act_held=True, peek_held=True))[0]
+    top = seat_frame(SeatPanel(3, None, offline=True, act_held=True, peek_held=True))[0]
     for label in ("Seat 3", "OFFLINE", "off", "ACT held", "PEEK held"):
         assert label in top
-    quiet = seat_frame(SeatFace(3, FULL))[0]
+    quiet = seat_frame(SeatPanel(3, FULL))[0]
     assert "held" not in quiet and "off" not in quiet.lower()
 
 
 def test_compose_blank_frame_is_dark() -> None:
     """A blanked seat shows an empty frame, with no dot lit."""
-    body = seat_frame(SeatFace(2))[1:-1]
+    body = seat_frame(SeatPanel(2))[1:-1]
     assert all(line == "│" + " " * 64 + "│" for line in body)
 
 
 def test_compose_frame_bottom_shows_the_seat_keys() -> None:
     """Each frame's bottom edge tells which keys press that seat's buttons."""
-    bottom = seat_frame(SeatFace(5))[-1]
+    bottom = seat_frame(SeatPanel(5))[-1]
     assert "5/g tap" in bottom and "t tap" in bottom
 
 

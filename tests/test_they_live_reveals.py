@@ -154,14 +154,19 @@ def test_self_reveal_cannot_happen_by_accident() -> None:
     assert not state.players[me].revealed and me not in state.menus
 
 
-def test_self_reveal_by_a_human_only_buzzes_that_seat() -> None:
-    """A Human going through the gesture feels a private buzz and the table learns nothing."""
+def test_self_reveal_by_a_human_ends_like_a_cancel() -> None:
+    """A Human's "Sure?" has no effect at all, not even a private buzz: the menu closes as
+    an Invader's Cancel closes it, and the table's Undo is the same after both."""
     state = new_game(3)
     to_turns(state)
     good = humans(state)[0]
     state.on_turn = good
-    assert _self_reveal(state, good) == [Vibrate(good, "error")]
-    assert not state.players[good].revealed
+    assert _self_reveal(state, good) == []
+    assert not state.players[good].revealed and good not in state.menus
+    press(state, good, "reveal")
+    press(state, good, "reveal2")
+    undoable = {a.id: a.undoable for a in state.legal_actions(good)}
+    assert undoable == {"cancel": False, "reveal3": False}
 
 
 # --------------------------------------------------------------------------- death and endings

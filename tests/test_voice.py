@@ -21,7 +21,7 @@ from companion.clock import FakeClock  # noqa: E402
 from companion.lobby import StartGame  # noqa: E402
 from companion.voices import make_voices, masking_plan, prompt_texts  # noqa: E402
 from engine.api import Action, Buzz, Effect, Game, Narrate, SeatView, State  # noqa: E402
-from engine.narration import NarrationRun, Script, Step  # noqa: E402
+from engine.narration import Narration, NarrationRun, Step  # noqa: E402
 from hardware.base import Speaker  # noqa: E402
 from hardware.headless import HeadlessTable  # noqa: E402
 from hardware.voice import (  # noqa: E402
@@ -31,8 +31,9 @@ from hardware.voice import (  # noqa: E402
     open_speaker,
     prompt_key,
 )
+from tests.dealing import deal  # noqa: E402
 
-CHECK = Script("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,
+CHECK = Narration("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,
                                                                        "tick"),
                          Step("Everyone wake.", 2.0, "start")))
 WAIT = 10.0  # seconds a test waits at most for the speaker thread
@@ -226,9 +227,9 @@ def play_check(speaker: Speaker | None) -> list[tuple[float, str, str]]:
     clock = FakeClock(0.0)
     with HeadlessTable([1, 2], lambda event: None, clock=clock) as table:
         table.hardware.speaker = speaker
-        app = App(table.hardware, clock=clock, seed_source=lambda n: bytes(n))
+        app = App(table.hardware, clock=clock, key_source=lambda n: bytes(n))
         app.start()
-        app.start_game(StartGame(ScriptedGame(), (1, 2), {}), 0.0)
+        deal(app, StartGame(ScriptedGame(), (1, 2), {}), 0.0)
         app.choose(1, "check", 1.0)
         app.redraw()
         seen = [(clock.now, app.screens.faces[2].text(), ",".join(app.tunes))]

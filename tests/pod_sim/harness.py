@@ -4,9 +4,15 @@ The pod's "flash" is a directory laid out as firmware/README.md's ``mpremote cp`
 (firmware/*.py, the package podproto/ that the companion imports too, pod.json). Its USB
 serial is a pty: MicroPython reads and writes the master as its stdin/stdout (exactly how the
 Pico's firmware sees USB CDC), and the host opens the slave by a symlink, which
-:meth:`SimPod.ports` lists with a pod's USB VID:PID. Unplugging kills the process, so
-the master closes and the host's next read fails as with a pulled cable. Buttons are driven
-through a pipe that the stand-in ``machine.Pin`` reads (tests/pod_sim/machine.py).
+:meth:`SimPod.ports` lists with a pod's USB VID:PID. The symlink appears only once the
+firmware has said its first HELLO, so the host never races a booting pod, however slow the
+machine. Unplugging kills the process, so the master closes and the host's next read fails
+as with a pulled cable. Buttons are driven through a pipe that the stand-in ``machine.Pin``
+reads (tests/pod_sim/machine.py).
+
+The pod tests wait on events (a frame, an app event, a heartbeat echo), never on how long
+something takes. HANG_GUARD only turns a hang into a failure: nothing waits that long unless
+it is broken.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import select
 import shutil
 import signal
 import subprocess
@@ -24,6 +31,7 @@ from pathlib import Path
 from serial.tools.list_ports_common import ListPortInfo
 
 from hardware.pod_discovery import POD_USB_ID
+from podproto import wire
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -31,6 +39,11 @@ PODPROTO = ROOT / "podproto"
 STAND_INS = Path(__file__).resolve().parent
 MICROPYTHON = Path(sys.executable).with_name("micropython")
 PINS = {"act": 14, "peek": 15, "motor": 16}  # firmware/settings.py defaults
+HANG_GUARD = 60.0  # seconds; see above: a safety net for a regression, never a timing
+
+
+class PodHung(AssertionError):
+    """The simulated pod said nothing for HANG_GUARD: it is broken, not slow."""
 
 
 def usb_port(path: str, usb_id: tuple[int, int] = POD_USB_ID) -> ListPortInfo:
@@ -82,8 +95,19 @@ class SimPod:
                 stderr=errors, env=env, pass_fds=(read_end,))
         os.close(master)
         os.close(read_end)
+        self._wait_for_hello()
         self.link.unlink(missing_ok=True)
         self.link.symlink_to(os.ttyname(self._slave))
+
+    def _wait_for_hello(self) -> None:
+        """Read the pod's port until its boot HELLO: from then on it answers the host."""
+        assert self._slave is not None
+        decoder = wire.Decoder()
+        while True:
+            if not select.select([self._slave], [], [], HANG_GUARD)[0]:
+                raise PodHung(f"the pod never said HELLO; its stderr: {self.errors()}")
+            if any(kind == wire.HELLO for _, kind, _ in decoder.feed(os.read(self._slave, 256))):
+                return
 
     def ports(self) -> list[ListPortInfo]:
         """pyserial's ``list_ports`` on a machine with this pod plugged in (or not)."""

@@ -55,6 +55,35 @@ STEP_NOTES = {
 }
 
 
+# What each step expects, from the Alter Ego rules, after the Nemesis on the PEEK face:
+# public words, the same for every Nemesis. The seat on turn gets its step; the others what
+# the turn is at (and, while it fights, that it may ask for their help).
+STEP_HELP = {
+    "prepare": ("Shuffle your 12 Alter", "Ego cards: display 4", "face up, hand of 4"),
+    "piles": ("Pick 1 Arch Villain", "of each type"),
+    "picks": ("Pick 1 Arch Villain", "of each type"),
+    "supply": ("Sort CIV tokens by", "type into pools"),
+    "deal_nemeses": ("1 Nemesis each: keep", "it hidden from all"),
+    "display": ("1 Income: $1 a Job", "card (+$ Trophies)"),
+    "income": ("1 Income: $1 a Job", "card (+$ Trophies)"),
+    "patrol": ("2 Patrol: draw 1 +1 a", "Community; keep 1"),
+    "hostages": ("The henchman takes", "CIV hostages as shown"),
+    "cops": ("Cops: 3+ Community", "icons and a card"),
+    "cops_pick": ("Cops: 1 henchman in", "play leaves the game"),
+    "support": ("3 Support: draw 2 a", "Family card (+Trophy)"),
+    "equip": ("4 Equip: spend $ on", "Equipment cards"),
+    "fight": ("5 Fight: spend Hero", "cards to free CIVs"),
+    "rescue_pick": ("5 Fight: spend Hero", "cards to free CIVs"),
+    "rescue_civ": ("5 Fight: spend Hero", "cards to free CIVs"),
+    "trophy": ("Defeated: keep it,", "gain its Trophy"),
+    "arrive": ("AV tokens: a full AV", "card comes into play"),
+    "nemesis": ("Beaten your Nemesis?", "The table will know"),
+    "recoup": ("6 Recoup: discard, 4", "to display, draw 4"),
+}
+HELP_ASKED = ("They may ask help:", "1 Teamwork token for", "a Hero you display")
+FIGHT_STEPS = frozenset({"fight", "rescue_pick", "rescue_civ"})
+
+
 def nemesis_phrase(seat: int, row: int) -> str:
     """The one way a seat's Nemesis is named, so the secrecy suite can look for it."""
     return f"Seat {seat} Nemesis #{row}"

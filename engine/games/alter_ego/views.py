@@ -12,7 +12,10 @@ from engine.text import fit, screen_lines
 
 from .city import ARCH_VILLAINS, DATA, DEFEATED, IN_PLAY
 from .text import (
+    FIGHT_STEPS,
+    HELP_ASKED,
     PHASE_OF_STEP,
+    STEP_HELP,
     STEP_NOTES,
     STEP_TITLES,
     counts_text,
@@ -26,11 +29,19 @@ if TYPE_CHECKING:
 
 
 def nemesis_face(state: AlterEgoState, seat: int | None) -> SecretFace | None:
+    """The seat's Nemesis, then what the step expects (public: the same for any Nemesis)."""
     if seat is None:
         return None
     row = state.nemesis_row[seat]
     lines = ("Your Nemesis is card", f"{row} from the left of", "the face-down row")
-    return SecretFace(nemesis_phrase(seat, row), lines)
+    return SecretFace(nemesis_phrase(seat, row), (*lines, *_step_help(state, seat)))
+
+
+def _step_help(state: AlterEgoState, seat: int) -> tuple[str, ...]:
+    """The step's rule; while another seat fights, that it may ask this one for help."""
+    if state.phase in FIGHT_STEPS and seat != state.current:
+        return HELP_ASKED
+    return STEP_HELP.get(state.phase, ())
 
 
 def over_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:

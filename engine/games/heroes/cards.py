@@ -31,6 +31,7 @@ class Power:
     glory_cost: int = 0  # the Elf pays Glory, not Gems
     min_gems: int = 0  # the Elf needs a Gem to swap
     monster: str | None = None  # the only Monster the Troll may fight
+    summary: str = ""  # the rulebook's words where the label hides them (PEEK face)
 
     @property
     def gem_cost(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.api import HourglassFace
+from engine.api import HourglassView
 
 CHALLENGE = "challenge"  # any other living seat may challenge the claim
 GIANT = "giant"  # the target of a theft may announce the Giant
@@ -62,14 +62,14 @@ class ReactionWindow:
             self.opened = now - (self.length - self.paused_left)
             self.paused_left = None
 
-    def sand(self, now: float) -> HourglassFace | None:
+    def sand(self, now: float) -> HourglassView | None:
         """The time left as a bar on the screens (no digits to read a hesitation from)."""
         if self.length is None:
             return None
         if self.paused_left is not None:
-            return HourglassFace(self.paused_left, self.length, running=False, shown="bar")
+            return HourglassView(self.paused_left, self.length, running=False, shown="bar")
         left = max(0.0, self.opened + self.length - now)
-        return HourglassFace(left, self.length, running=True, shown="bar")
+        return HourglassView(left, self.length, running=True, shown="bar")
 
 
 def window_seconds(choice: str) -> float | None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.text import fit
 
 from .cards import HEROES, POWERS
-from .claims import Claim
+from .claims import CHALLENGE, GIANT, Claim
 
 if TYPE_CHECKING:
     from .state import HeroesState
@@ -35,8 +35,10 @@ def hero_lines(hero: str) -> tuple[str, str, str]:
 
 
 def _power_line(power_id: str) -> str:
+    """A power as its card says it, with its cost: the rulebook's words where the button's
+    label is too terse; a reaction says so."""
     power = POWERS[power_id]
-    words = power.label + power.cost_text
+    words = (power.summary or power.label) + power.cost_text
     return fit(f"React: {words}", words) if power.lightning else fit(words)
 
 
@@ -101,6 +103,47 @@ def betting(state: HeroesState, seat: int | None) -> str:
 
 def reading_loot(state: HeroesState, seat: int | None) -> str:
     return f"{_turn(state)} reads the Gems"
+
+
+# --- what a step expects of a seat, from the rulebook: after the Heroes on the PEEK face --
+# Public words: how many follows the step and the seat's part in it, never its Hero; and no
+# Hero is named, so the face names only the seat's own.
+
+_ON_TURN_HELP = {
+    "monster_values": ("Read each Monster's", "values off its card"),
+    "turn": ("Pick 1 action: POWER,", "COMBAT or UNMASKING"),
+    "discard": ("POWER: discard one of", "your 2 Heroes face up"),
+    "fight_monster": ("COMBAT: your Hero's", "strength >= Monster's"),
+    "claim_hero": ("Announce a Hero: you", "may lie about it"),
+    "claim_powers": ("Name 1 or 2 powers,", "no target yet"),
+    "target": ("Now name the seat", "your power targets"),
+    "pick_monster": ("Renew: a Monster goes", "and a new one comes"),
+    "guess": ("Right: it loses 1", "Life, draws anew"),
+    "bet": ("Bet Gems: doubled if", "unmasked, else lost"),
+    "loot_gems": ("Read the Gems off", "the Monster's card"),
+}
+_WAITING_HELP = ("Wait: you may", "challenge its claim")
+_WHO_STARTS_HELP = ("The best liar starts;", "play goes clockwise")
+_CHALLENGE_HELP = ("Challenge: if it lied", "it loses 1 Life, else", "you lose 1 Life")
+_CHALLENGED_HELP = ("Challenged and true:", "discard it, go on,", "draw a new Hero")
+_GIANT_HELP = ("Cancel this theft?", "Claim it now")  # no Hero named: the face names
+_KNIGHT_HELP = ("Copy the Gems (no", "Glory)? Claim it now")  # only the seat's own
+
+
+def phase_help(state: HeroesState, seat: int) -> tuple[str, ...]:
+    """What the step under way expects of ``seat``, in a line or three."""
+    window = state.window
+    if state.phase == "window" and window is not None:
+        if window.kind == CHALLENGE:
+            mine = window.claim is not None and window.claim.seat == seat
+            return _CHALLENGED_HELP if mine else _CHALLENGE_HELP
+        return _GIANT_HELP if window.kind == GIANT else _KNIGHT_HELP
+    if state.phase == "who_starts":
+        return _WHO_STARTS_HELP
+    acting = state.seats[0] if state.phase == "monster_values" else state.turn_seat
+    if seat == acting:
+        return _ON_TURN_HELP.get(state.phase, ())
+    return _WAITING_HELP if state.phase in _ON_TURN_HELP else ()
 
 
 # --- the lines of the screens ----------------------------------------------------------------

@@ -21,6 +21,7 @@ from .text import (
     hero_lines,
     life_line,
     monsters_line,
+    phase_help,
     stats_line,
     theft_lines,
 )
@@ -117,10 +118,11 @@ def final_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
 
 
 def peek_face(state: HeroesState, seat: int | None) -> SecretFace | None:
-    """Each Hero in hand with its powers (three lines a Hero), then what a Mage saw.
+    """Each Hero in hand with its powers (three lines a Hero), what a Mage saw, then what
+    the step expects of the seat.
 
-    How many lines there are follows only what the table saw: the draws, the discards and the
-    Mage's look, never which Heroes they are.
+    How many lines there are follows only what the table saw: the draws, the discards, the
+    Mage's look and the step, never which Heroes they are.
     """
     if seat is None or not state.table.alive(seat):
         return None
@@ -137,4 +139,4 @@ def peek_face(state: HeroesState, seat: int | None) -> SecretFace | None:
         lines = [*hero_lines(hand[0]), *seen]
     else:
         lines = ["None until your", "action ends: then", "you draw a Hero", *seen]
-    return SecretFace("Your Hero", tuple(lines))
+    return SecretFace("Your Hero", (*lines, *phase_help(state, seat)))

@@ -15,7 +15,7 @@ from engine.phases import View
 from engine.text import fit, screen_lines
 
 from .cards import DATA
-from .text import character_phrase, condition_lines, seat_list
+from .text import character_phrase, condition_lines, phase_help, seat_list
 
 if TYPE_CHECKING:
     from .state import MindInvadersState
@@ -137,11 +137,13 @@ def _step_view(
 
 
 def _peek(state: MindInvadersState, seat: int | None) -> SecretFace | None:
-    """The seat's own Character and its conditions, shown only while it holds PEEK."""
+    """The seat's own Character and its conditions, shown only while it holds PEEK, then
+    what the step expects of the seat."""
     if seat is None:
         return None
     kind = state.characters[seat]
-    return SecretFace(character_phrase(seat, kind), condition_lines(kind))
+    return SecretFace(character_phrase(seat, kind),
+                      (*condition_lines(kind), *phase_help(state, seat)))
 
 
 def _actor(state: MindInvadersState) -> int:

@@ -18,11 +18,13 @@ DATA = load("staying_alive")
 
 @dataclass(frozen=True)
 class Role:
-    """One role card; ``name`` is None for the cards the rulebook does not name."""
+    """One role card; ``name`` is None for the cards the rulebook does not name. ``peek``:
+    what the PEEK face says of its ability (two lines, from the rulebook)."""
 
     index: int
     name: str | None
     screen: str | None
+    peek: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ class Module:
 
 
 ROLES = tuple(
-    Role(i, known(role["name"]), known(role["screen"])) for i, role in enumerate(DATA["role"])
+    Role(i, known(role["name"]), known(role["screen"]), tuple(role["peek"]))
+    for i, role in enumerate(DATA["role"])
 )
 LOOKOUT = next(role for role in ROLES if role.name == "Lookout")
 MODULES = {

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.api import SecretFace
 from engine.games.staying_alive.cards import DATA, HAND, ROLES, STRAIN_LIMIT, Role, base_cards
 from engine.text import screen_lines
 
@@ -118,3 +119,43 @@ def draw_prompt(state: StayingAliveState) -> str:
 
 def check_prompt(state: StayingAliveState) -> str:
     return STRAIN_NOTE if state.deck else state.escape_blocker() or "Stay -1 or escape"
+
+
+# --- the PEEK face: nothing is secret, so it is help -----------------------------------------
+# The seat's role and what it does, then what the step expects of the seat, from the Staying
+# Alive rulebook.
+
+NO_ROLE = ("No role cards in", "this game")
+DECK_HELP = ("Build the deck, then", "stamina and 3 cards")
+LOOKOUT_START_HELP = ("Turn the hourglass", "over, take 1st turn")
+START_HELP = ("The Lookout turns the", "hourglass and starts")
+TURN_HELP = ("Draw 1, then up to 2", "actions; speak freely")
+SILENCE_HELP = ("Radio silence: no", "talk, nods or signs")
+STRAIN_HELP = (f"{STRAIN_LIMIT}+ strain in hand:", "lose 1 stamina")
+STAY_OR_ESCAPE_HELP = ("Stay: -1 stamina, or", "escape: -1 a strain")
+ESCAPE_HELP = ("Escape: -1 stamina", "per strain in hand")
+ESCAPED_HELP = ("You escaped: you no", "longer take part")
+
+
+def role_face(state: StayingAliveState, seat: int) -> SecretFace:
+    """The seat's role card and its ability, then the step's help: all of it public."""
+    role = state.roles[seat]
+    title = "No role card" if role is None else f"Role: {role.screen or 'other'}"
+    ability = NO_ROLE if role is None else role.peek
+    return SecretFace(title, (*ability, *step_help(state, seat)))
+
+
+def step_help(state: StayingAliveState, seat: int) -> tuple[str, ...]:
+    if seat in state.escaped:
+        return ESCAPED_HELP
+    if state.phase == "deck":
+        return DECK_HELP
+    if state.phase == "start":
+        return LOOKOUT_START_HELP if seat == state.lookout() else START_HELP
+    if seat != state.turn:
+        return SILENCE_HELP
+    if state.phase == "check":
+        return STRAIN_HELP if state.deck else STAY_OR_ESCAPE_HELP
+    if state.phase == "escape":
+        return ESCAPE_HELP
+    return TURN_HELP if state.phase in ("play", "more") else ()

@@ -1,14 +1,16 @@
 """What each Staying Alive screen shows: three short lines under the hourglass.
 
 Nothing in this game is secret (roles lie face up, stamina tokens are in plain sight), so
-every seat sees the same facts; the seat on turn also sees its next step.
+every seat sees the same facts; the seat on turn also sees its next step. The PEEK face is
+help: the seat's role and its ability, and what the step expects (:func:`text.role_face`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.api import HourglassFace, SeatView
+from engine.api import HourglassView, SeatView
 from engine.games.staying_alive import text
 from engine.text import screen_lines
 
@@ -21,6 +23,10 @@ if TYPE_CHECKING:
 
 def deck_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
     """A seat's next deck step, then its role card; the public screen counts progress."""
+    return _helped(state, seat, _deck_view(state, seat))
+
+
+def _deck_view(state: StayingAliveState, seat: int | None) -> SeatView:
     if seat is None:
         steps = f"Deck steps {len(state.steps_done)}/{len(state.setup.steps)}"
         ready = f"Ready {len(state.ready)}/{len(state.seats)}"
@@ -39,6 +45,10 @@ def deck_view(state: StayingAliveState, seat: int | None, now: float) -> SeatVie
 
 
 def start_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
+    return _helped(state, seat, _start_view(state, seat))
+
+
+def _start_view(state: StayingAliveState, seat: int | None) -> SeatView:
     if seat is None:
         return SeatView("Ready to start", (text.lookout_line(state), "flips to start"))
     if seat == state.lookout():
@@ -75,10 +85,11 @@ def _turn_view(state: StayingAliveState, seat: int | None, now: float, step: str
         return SeatView(title, _present(lines), hourglass=_glass(state, now))
     if seat == state.turn:
         lines = (step, text.role_line(state, seat), text.deck_line(state))
-        return SeatView("Your turn", lines, hourglass=_glass(state, now), highlight=True)
+        view = SeatView("Your turn", lines, hourglass=_glass(state, now), highlight=True)
+        return _helped(state, seat, view)
     first = "You escaped" if seat in state.escaped else text.role_line(state, seat)
     lines = (first, text.deck_line(state), text.escaped_line(state))
-    return SeatView(title, _present(lines), hourglass=_glass(state, now))
+    return _helped(state, seat, SeatView(title, _present(lines), hourglass=_glass(state, now)))
 
 
 # --- the end ---------------------------------------------------------------------------------
@@ -89,11 +100,16 @@ def over_view(state: StayingAliveState, seat: int | None, now: float) -> SeatVie
                     banner="WIN" if state.won else "LOST")
 
 
+def _helped(state: StayingAliveState, seat: int | None, view: SeatView) -> SeatView:
+    """A seat's view with its PEEK help; the public face has none."""
+    return view if seat is None else replace(view, secret=text.role_face(state, seat))
+
+
 def _present(lines: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(line for line in lines if line)
 
 
-def _glass(state: StayingAliveState, now: float) -> HourglassFace:
+def _glass(state: StayingAliveState, now: float) -> HourglassView:
     glass = state.hourglass
-    return HourglassFace(glass.remaining(now), glass.length, glass.running,
+    return HourglassView(glass.remaining(now), glass.length, glass.running,
                          state.options["timer_display"])

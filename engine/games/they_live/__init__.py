@@ -15,6 +15,17 @@ one is in play, heals 2. Humans win when every Invader in play is dead;
 Invaders win when every Human is dead or when they hold as many city areas as there are
 players (of the 9 in the box, which the table can never hold more than between them).
 
+A self-reveal is the rulebook's "during your turn by telling the group that you are the
+Invader": only then is it public. Up to that point it is the same for every seat, Human or
+Invader: every seat not yet revealed is offered "Self-reveal..." on its turn, the menu asks
+twice ("Invaders only", then "Cannot be undone") with the same words, choices, order and cues,
+and only the seat's PEEK face says what "Sure?" will do for it. An Invader's "Sure?" is the
+public reveal. A Human's "Sure?" ends the menu exactly as a Cancel does: no buzz, no vibration,
+no notice, the same screens after it, and (neither press being undoable) the same Undo, so
+neighbours see and hear what an Invader who cancels at that step gives them. The one thing
+left is the seat's own bar, which shows the choice its player highlights: reading the very
+label pressed, a neighbour sees the attempt, as they would hear it said aloud.
+
 The companion runs the identities and everything that touches them; the players keep every
 other card and report health, city areas and deaths with their seat buttons. The flow is the
 table in :mod:`.phases`; every ending is in :mod:`.end`.

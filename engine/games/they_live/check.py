@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import Buzz, Effect, Narrate, SecretFace
 from engine.cues import Tune
-from engine.narration import NarrationRun, Script, Step
+from engine.narration import Narration, NarrationRun, Step
 
 from .cards import INVADER
 from .text import identity_phrase
@@ -24,7 +24,7 @@ from .turns import begin_wave
 if TYPE_CHECKING:
     from .state import TheyLiveState
 
-NARRATED = Script(
+NARRATED = Narration(
     "invader-check",
     (
         Step("Invader check. Everyone hide.", 6.0, Tune.WARNING),
@@ -34,7 +34,7 @@ NARRATED = Script(
     ),
 )
 
-SILENT = Script(
+SILENT = Narration(
     "silent-invader-check",
     (
         Step("Get ready to hold PEEK", 5.0, Tune.WARNING),
@@ -50,7 +50,7 @@ PEEK_LINES = 3
 HOLD_ON = "Hold until the cue"
 
 
-def script_for(mode: str) -> Script:
+def narration_for(mode: str) -> Narration:
     return SILENT if mode == "silent" else NARRATED
 
 
@@ -67,8 +67,8 @@ def check_face(identity: str, other_invaders: Sequence[int]) -> SecretFace:
 
 def in_silent_meeting(state: TheyLiveState) -> bool:
     """The step of the silent check in which every seat holds PEEK to see the check face."""
-    run = state.check_run
-    return run is not None and run.script is SILENT and state.check_step == MEET_STEP
+    silent = state.options["check"] == "silent"  # by value: a copied state keeps its mode
+    return silent and state.check_run is not None and state.check_step == MEET_STEP
 
 
 # --- the check as a phase: it runs on the clock alone --------------------------------------
@@ -76,9 +76,9 @@ def in_silent_meeting(state: TheyLiveState) -> bool:
 
 def start_check(state: TheyLiveState, now: float) -> list[Effect]:
     state.phase = "check"
-    state.check_run = NarrationRun(script_for(state.options["check"]), now)
+    state.check_run = NarrationRun(narration_for(state.options["check"]), now)
     state.check_step = 0
-    return _step_effects(state, state.check_run.script.steps[0])
+    return _step_effects(state, state.check_run.narration.steps[0])
 
 
 def check_deadline(state: TheyLiveState) -> float | None:
@@ -92,11 +92,11 @@ def next_check_steps(state: TheyLiveState, now: float) -> list[Effect]:
     effects: list[Effect] = []
     while (run := state.check_run) is not None and _step_end(run, state.check_step) <= now:
         state.check_step += 1
-        if state.check_step == len(run.script.steps):
+        if state.check_step == len(run.narration.steps):
             state.check_run = None
             effects += begin_wave(state)
         else:
-            effects += _step_effects(state, run.script.steps[state.check_step])
+            effects += _step_effects(state, run.narration.steps[state.check_step])
     return effects
 
 
@@ -105,7 +105,7 @@ def wait_for_the_check(state: TheyLiveState, seat: int, action_id: str) -> str:
 
 
 def _step_end(run: NarrationRun, index: int) -> float:
-    return run.started + sum(step.seconds for step in run.script.steps[: index + 1])
+    return run.started + sum(step.seconds for step in run.narration.steps[: index + 1])
 
 
 def _step_effects(state: TheyLiveState, step: Step) -> list[Effect]:

@@ -34,9 +34,12 @@ def offer_menu(state: TheyLiveState, seat: int) -> list[Action]:
         return [*_targets(state, "accuse", state.accusable(seat)), cancel]
     if menu == DEATH:
         return [cancel, Action("die:enemy", "By an enemy"), *_killers(state, seat)]
+    # A self-reveal's Cancel is not undoable, like its "Sure?": a Human's "Sure?" ends the
+    # menu as a Cancel does, so the table's Undo must not tell the two apart either.
+    leave = Action("cancel", "Cancel")
     if menu == REVEAL:
-        return [cancel, Action("reveal2", "Reveal: Invader")]
-    return [cancel, Action("reveal3", "Sure? Reveal now")]
+        return [leave, Action("reveal2", "Reveal: Invader")]
+    return [leave, Action("reveal3", "Sure? Reveal now")]
 
 
 def _targets(state: TheyLiveState, verb: str, seats: list[int]) -> list[Action]:
@@ -90,10 +93,12 @@ def ask_again(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Eff
 
 
 def self_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    """An Invader's deliberate reveal; a Human who tries it only feels a buzz."""
-    del state.menus[seat]
+    """An Invader's deliberate reveal, public by the rules. A Human's "Sure?" ends the menu
+    exactly as a Cancel does, with no cue at all: a buzz, or anything else only a Human
+    got, would tell the neighbours what the seat is (the rules summary in __init__.py)."""
     if state.identities[seat] != INVADER:
-        return [Vibrate(seat, Pattern.ERROR)]
+        return close_menu(state, seat, arg, now)
+    del state.menus[seat]
     player = state.players[seat]
     player.revealed, player.left = True, player.max_health
     return [

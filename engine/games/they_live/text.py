@@ -22,6 +22,33 @@ NO_OTHER_INVADER = "No other Invader"
 SELF_REVEAL = "Self-reveal: own turn"
 
 
+# What each step expects of a seat, from the They Live rulebook, after the identity on the
+# PEEK face: public words, so how many lines there are follows the phase and the seat's
+# public situation (its turn, a menu it opened), never its identity.
+CHARACTER_HELP = ("Pick a character card", "and put it face up")
+VALUES_HELP = ("Enter the values", "printed on your card")
+IDENTITY_HELP = ("Check it discreetly:", "tell no one what", "you are")
+NARRATED_CHECK_HELP = ("Invader check: eyes", "shut and covered", "until Everyone wake")
+SILENT_CHECK_HELP = ("Silent check: hold", "PEEK at the cue, let", "go at the next cue")
+TURN_HELP = ("Take 2 cards, merge,", "equip, attack once,", "Lenses, discard")
+WAITING_TURN_HELP = ("Not your turn: press", "-1 health when hurt")
+FORCE_HELP = ("Force-reveal: call a", "vote (Hoffman Lenses)", "or pass")
+VOTE_HELP = ("More than half yes:", "revealed. A Human?", "every yes is hurt")
+LENSES_HELP = ("Lenses: a CRITICAL", "seat's card. Tell", "what you saw, or not")
+ACCUSE_HELP = ("Force-reveal: accuse", "a seat; a vote", "follows")
+DEATH_HELP = ("No health: you die.", "Killed by a player?", "They take your cards")
+DEAD_HELP = ("You are dead:", "no more turns")
+# The self-reveal menu: the same three lines' worth for both sides (see __init__.py).
+INVADER_REVEAL_HELP = ("Reveal: full health,", "no ally, and enemies", "cannot hurt you")
+HUMAN_REVEAL_HELP = ("Only Invaders can:", "Sure? ends it like", "a Cancel, unseen")
+
+
+def resources_help(count: int, enemies_back: bool) -> tuple[str, ...]:
+    """New Resources: the table draws ``count`` cards; in waves 1-3 enemies go back."""
+    lines = ("New Resources: draw", f"{count} cards face up")
+    return (*lines, "Waves 1-3: enemy back") if enemies_back else lines
+
+
 def invader_goal(players: int) -> str:
     """The Invaders win when together they hold as many city areas as there are players."""
     return f"Win: hold {players} areas"

@@ -21,13 +21,29 @@ from .deck import PUT_BACK_WAVES, card_name, wave_draw
 from .menus import ACCUSE, DEATH, INSPECT, REVEAL, REVEAL_SURE
 from .setup import CARD_VALUES
 from .text import (
+    ACCUSE_HELP,
+    CHARACTER_HELP,
+    DEAD_HELP,
+    DEATH_HELP,
+    FORCE_HELP,
     HUMAN_GOAL,
+    HUMAN_REVEAL_HELP,
+    IDENTITY_HELP,
+    INVADER_REVEAL_HELP,
+    LENSES_HELP,
+    NARRATED_CHECK_HELP,
     NO_OTHER_INVADER,
     SELF_REVEAL,
     SETUP_TITLE,
+    SILENT_CHECK_HELP,
+    TURN_HELP,
+    VALUES_HELP,
+    VOTE_HELP,
     WAITING,
+    WAITING_TURN_HELP,
     identity_phrase,
     invader_goal,
+    resources_help,
 )
 
 if TYPE_CHECKING:
@@ -45,22 +61,24 @@ Peek = Callable[["TheyLiveState", int], SecretFace]
 
 
 def peek_not_dealt(state: TheyLiveState, seat: int) -> SecretFace:
-    return SecretFace(PEEK_TITLE, ("Dealt after setup:", "pick a character,", "enter its values"))
+    lines = ("Dealt after setup:", "pick a character,", "enter its values")
+    return SecretFace(PEEK_TITLE, (*lines, *_help(state, seat)))
 
 
 def peek_identity(state: TheyLiveState, seat: int) -> SecretFace:
     """The identity and two lines on its side (the other Invaders once met, else the goal),
-    then one line per inspection this seat made.
+    one line per inspection this seat made, then what the step expects of the seat.
 
     Every Human and every Invader gets the same number of lines: three, plus one per use of
-    the Lenses, which the table saw. So the face's pages are the same whatever it says.
+    the Lenses, which the table saw, plus the step's help, which follows the phase and the
+    seat's public situation. So the face's pages are the same whatever it says.
     """
     if in_silent_meeting(state):
         return check_face(state.identities[seat], state.other_invaders(seat))
     identity = state.identities[seat]
     lines = [identity_phrase(seat, identity), *_side_lines(state, seat, identity)]
     lines += [identity_phrase(s, state.identities[s]) for s in state.inspections.get(seat, [])]
-    return SecretFace(PEEK_TITLE, tuple(lines))
+    return SecretFace(PEEK_TITLE, (*lines, *_help(state, seat)))
 
 
 def _side_lines(state: TheyLiveState, seat: int, identity: str) -> tuple[str, str]:
@@ -71,6 +89,35 @@ def _side_lines(state: TheyLiveState, seat: int, identity: str) -> tuple[str, st
     known = (allies or [NO_OTHER_INVADER]) if state.invaders_met else []
     first, second, *_ = [*known, invader_goal(len(state.seats)), SELF_REVEAL]
     return first, second
+
+
+_STEP_HELP = {
+    "character": CHARACTER_HELP,
+    "values": VALUES_HELP,
+    "identity": IDENTITY_HELP,
+    "force": FORCE_HELP,
+    "vote": VOTE_HELP,
+}
+_MENU_HELP = {INSPECT: LENSES_HELP, ACCUSE: ACCUSE_HELP, DEATH: DEATH_HELP}
+
+
+def _help(state: TheyLiveState, seat: int) -> tuple[str, ...]:
+    """What the step expects of ``seat``: by the phase, its turn, the menu it opened. Only
+    the self-reveal menu's words differ by side, never their number (__init__.py)."""
+    if state.is_dead(seat):
+        return DEAD_HELP
+    menu = state.menus.get(seat)
+    if menu in (REVEAL, REVEAL_SURE):
+        return INVADER_REVEAL_HELP if state.identities[seat] == INVADER else HUMAN_REVEAL_HELP
+    if menu is not None:
+        return _MENU_HELP[menu]
+    if state.phase == "check":
+        return SILENT_CHECK_HELP if state.options["check"] == "silent" else NARRATED_CHECK_HELP
+    if state.phase == "resources":
+        return resources_help(wave_draw(state), state.wave <= PUT_BACK_WAVES)
+    if state.phase == "turns":
+        return TURN_HELP if seat == state.on_turn else WAITING_TURN_HELP
+    return _STEP_HELP.get(state.phase, ())
 
 
 # --- every phase's view, as a screen shows it -----------------------------------------------
@@ -155,7 +202,7 @@ def view_identity(state: TheyLiveState, seat: int | None) -> SeatView:
 
 
 def view_check(state: TheyLiveState, seat: int | None) -> SeatView:
-    return SeatView(CHECK_TITLE, (state.check_run.script.steps[state.check_step].text,))
+    return SeatView(CHECK_TITLE, (state.check_run.narration.steps[state.check_step].text,))
 
 
 # --- waves ------------------------------------------------------------------------------------

@@ -1,0 +1,128 @@
+"""The fair deal at the table: the commitment before the cut, every player's cut, the seed from
+both, the key at the end, and ``companion audit`` passing on the journal the app wrote."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from companion.audit import run_audit
+from companion.composer import secret_face_for
+from companion.journal_sqlite import SqliteJournal
+from companion.lobby import StartGame
+from companion.statedir import journal_path
+from engine import registry
+from engine.rng import SeededRandom, commitment, deal_seed
+from hardware.base import ButtonName, Code
+from tests.secrecy import Table, assert_table_keeps_secrets, random_table_step
+
+KEY = hashlib.sha256(b"fairness test key").digest()
+
+
+def _open_cut(table: Table, players: int, game: str = "they-live") -> StartGame:
+    request = StartGame(registry.get(game), tuple(range(1, players + 1)), {})
+    table.app.start_game(request, table.clock())
+    table.app.redraw()
+    return request
+
+
+def test_fairness_derivation_is_the_documented_recipe() -> None:
+    """The commitment is SHA-256's first 128 bits; the seed is HMAC-SHA-256 of the labelled
+    cut under the key (docs/fairness.md), with known values a player can recompute."""
+    key = bytes(range(32))
+    cut = "1@1001440000 2@1001600000 3@1001760000"
+    assert commitment(key) == "630dcd2966c4336691125448bbb25b4f"
+    assert commitment(key) == hashlib.sha256(key).hexdigest()[:32]
+    expected = hmac.new(key, b"table-companion cut v1 " + cut.encode(), hashlib.sha256).digest()
+    assert deal_seed(key, cut) == expected
+    assert expected.hex() == "5e0c8e3ced19ce59c8c3a1c8a2124895a9693fd407498c0c0cb6e170e46580e9"
+
+
+def test_fairness_commitment_shown_before_the_cut_and_nothing_dealt_yet() -> None:
+    """After Start nothing is dealt: every player is asked to cut, PEEK shows the commitment
+    in two lines of 16, and the public screen shows it whole (text and QR code)."""
+    with Table(seats=4, key=KEY) as table:
+        _open_cut(table, 3)
+        shown = commitment(KEY)
+        assert table.app.state is None and table.app.record is None
+        for seat in (1, 2, 3):
+            assert [a.label for a in table.app.actions(seat)] == ["Cut the deck"]
+        assert table.app.actions(4) == []  # a seat not playing has nothing to cut
+        peek = secret_face_for(table.app.view(2))
+        assert peek.title == "Commitment" and peek.lines == (shown[:16], shown[16:])
+        table.press(2, ButtonName.PEEK, True)
+        table.wait(0.5)
+        assert shown[:16] in table.app.screens.faces[2].text()
+        table.press(2, ButtonName.PEEK, False)
+        assert table.public.pages[-1].code == Code("Commitment", shown)
+        assert f"Commitment {shown}" in table.public.pages[-1].lines
+        assert_table_keeps_secrets(table, frozenset({KEY.hex()[:16]}))
+
+
+def test_fairness_each_cut_is_the_press_moment_and_the_seed_comes_from_both() -> None:
+    """Each press is stamped in microseconds, in press order; each seat sees its own cut;
+    the deal waits for the last player and is dealt from HMAC(key, cut)."""
+    with Table(seats=3, key=KEY) as table:
+        _open_cut(table, 3)
+        table.wait(1.25)
+        first = table.clock()
+        table.choose(3, "cut")
+        assert table.app.state is None
+        assert f"Your cut 3@{round(first * 1e6)}" in table.app.screens.faces[3].text()
+        assert "Waiting: 1 2" in table.app.screens.faces[3].text()
+        table.wait(0.333333)
+        second = table.clock()
+        table.choose(1, "cut")
+        assert table.app.actions(1) == []  # a second press is not a second cut
+        table.choose(1, "cut")
+        table.wait(2)
+        table.choose(2, "cut")
+        record = table.app.record
+        assert table.app.state is not None and record.key == KEY
+        cut = f"3@{round(first * 1e6)} 1@{round(second * 1e6)} 2@{round(table.clock() * 1e6)}"
+        assert record.cut == cut
+        assert record.seed == deal_seed(KEY, cut) == table.app.state.seed
+
+
+def test_fairness_another_cut_deals_another_game() -> None:
+    """The same key with the presses a microsecond apart deals from another seed: the
+    players' moments count."""
+    seeds = []
+    for pause in (1.0, 1.000001):
+        with Table(seats=3, key=KEY) as table:
+            _open_cut(table, 3)
+            for seat in (1, 2, 3):
+                table.wait(pause)
+                table.choose(seat, "cut")
+            seeds.append(table.app.record.seed)
+    assert seeds[0] != seeds[1]
+
+
+def test_fairness_app_journal_passes_the_audit_with_the_noted_commitment(tmp_path) -> None:
+    """A game played at the table to its end, then back to the lobby: the commitment noted
+    from the public screen before the cut, the key shown on PEEK at the end, and the audit
+    of the journal the app wrote agree, and "seed" names nothing on any screen."""
+    journal = SqliteJournal(journal_path(tmp_path))
+    with Table(seats=3, journal=journal, key=KEY) as table:
+        _open_cut(table, 3)
+        noted = table.public.pages[-1].code.text
+        for seat in (1, 2, 3):
+            table.wait(0.7)
+            table.choose(seat, "cut")
+        moves = SeededRandom(b"fairness test player 0123456789")
+        for _ in range(3000):
+            if table.app.state.is_terminal():
+                break
+            random_table_step(table, moves, system=False)
+        assert table.app.state.is_terminal()
+        table.wait(2.5)  # presses settle for 2 s after the end
+        words = [face.text() for face in table.app.screens.faces.values()]
+        words += ["\n".join(page.lines) for page in table.public.pages]
+        assert all("seed" not in text.lower() for text in words)
+        assert table.public.pages[-1].code == Code("Key", KEY.hex())
+        table.choose(1, "sys:lobby")
+        table.choose(1, "sys:yes")  # the game is archived: the audit may read it
+    lines: list[str] = []
+    assert run_audit(str(tmp_path), None, noted, out=lines.append) == 0, lines
+    assert f"  key:  {KEY.hex()}" in lines
+
