@@ -126,8 +126,9 @@ class App:
         self.session.close(self.clock())
         self.screens.blank_all(self.clock())
 
-    def run(self, events: queue.Queue | queue.SimpleQueue) -> None:
-        self.loop.run(self, events)
+    def run(self, events: queue.Queue | queue.SimpleQueue,
+            on_ready: Callable[[], None] | None = None) -> None:
+        self.loop.run(self, events, on_ready)
 
     # --- one step: events in, due deadlines, one redraw ------------------------------------------
 
@@ -136,12 +137,12 @@ class App:
         for event in events:
             self._take(event)
         self._catch_up(self.clock())
-        self.redraw()
+        self.redraw(first=_pressing(events))
 
     def handle(self, event: object) -> None:
         """Take one event and redraw (without carrying out deadlines: :meth:`advance`)."""
         self._take(event)
-        self.redraw()
+        self.redraw(first=_pressing((event,)))
 
     def advance(self) -> None:
         """Carry out everything whose deadline has passed, then redraw."""
@@ -230,13 +231,22 @@ class App:
 
     # --- screens -------------------------------------------------------------------------------
 
-    def redraw(self) -> None:
-        """Compose every seat's screen and the public one, and draw what changed."""
+    def redraw(self, first: tuple[int, ...] = ()) -> None:
+        """Compose every seat's screen and the public one, and draw what changed.
+
+        Seats in ``first`` (whoever just pressed) are drawn before the others: on a shared
+        I2C bus the presser's screen is then the first on the wire, not up to the eighth.
+        """
         now = self.clock()
-        for number in self.seat_numbers:
+        for number in dict.fromkeys((*(n for n in first if n in self.ui), *self.seat_numbers)):
             if self.links.is_up(number):
                 face = self.composer.face(number, now)
                 self.screens.draw(number, face, secret=self.ui[number].peeking, now=now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
         self.effects.show_public(public, self.composer.public_code(), now)
+
+
+def _pressing(events: tuple[object, ...]) -> tuple[int, ...]:
+    """The seats whose buttons moved in ``events``, in the order they did."""
+    return tuple(event.seat for event in events if isinstance(event, ButtonEdge))

@@ -214,16 +214,25 @@ def _draw_notice(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], width: int) 
 
 def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
     """Fixed-width cells: a digit that does not change keeps exactly the same pixels."""
-    font = large_font(BIG_SIZE)
-    cell = max(font.getlength(d) for d in "0123456789")
+    cell, top = _big_metrics()
     narrow = {":": cell * 0.45, " ": cell * 0.45}
     widths = [narrow.get(ch, cell) for ch in text]
     x = (width - sum(widths)) / 2
-    top = BIG_TOP - font.getbbox("0")[1]
     for ch, w in zip(text, widths, strict=True):
-        glyph = font.getlength(ch)
-        _text(draw, (round(x + (w - glyph) / 2), top), ch, BIG_SIZE)
+        _text(draw, (round(x + (w - _big_length(ch)) / 2), top), ch, BIG_SIZE)
         x += w
+
+
+@cache
+def _big_metrics() -> tuple[float, int]:
+    """The digit cell's width and the text's top: measured once, not on every tick."""
+    font = large_font(BIG_SIZE)
+    return max(map(_big_length, "0123456789")), BIG_TOP - font.getbbox("0")[1]
+
+
+@cache
+def _big_length(ch: str) -> float:
+    return large_font(BIG_SIZE).getlength(ch)
 
 
 def _draw_banner(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
