@@ -3,8 +3,8 @@
 Opening it imports pygame (with ``pkg_resources``) and starts the mixer: about a third of a
 second here and several on a Pi Zero 2 W, none of which the seats need to be ready. So the
 speaker opens on a thread of its own once the loop has said READY, and stays open across
-reloads (table.toml does not describe it). Narration said before it is open is not spoken;
-it is on the screens as text all the same.
+reloads (table.toml does not describe it). Narration said and tunes played before it is open
+are not heard; narration is on the screens as text all the same.
 """
 
 from __future__ import annotations
@@ -45,10 +45,15 @@ class LateSpeaker(Speaker):
         """False once opening found no audio device; True before that is known."""
         return not self._tried.is_set() or self._speaker is not None
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, volume: float = 1.0) -> None:
         speaker = self._speaker
         if speaker is not None:
-            speaker.say(text)
+            speaker.say(text, volume)
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        speaker = self._speaker
+        if speaker is not None:
+            speaker.play(tune, volume)
 
     def close(self) -> None:
         opening = self._opening

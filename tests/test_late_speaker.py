@@ -15,10 +15,14 @@ from hardware.headless import HeadlessTable
 class Mouth(Speaker):
     def __init__(self) -> None:
         self.said: list[str] = []
+        self.played: list[str] = []
         self.closed = False
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, volume: float = 1.0) -> None:
         self.said.append(text)
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        self.played.append(tune)
 
     def close(self) -> None:
         self.closed = True
