@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import fairness, idle, journal, lateness, presses, startup
+from . import fairness, idle, journal, lateness, presses, realpath, service, startup
 from .report import Figure, markdown, table, write_json
 from .sizes import FULL, QUICK, Sizes
 
@@ -22,9 +22,11 @@ Step = tuple[str, Callable[[Sizes], list[Figure]]]
 
 STEPS: tuple[Step, ...] = (
     ("presses and bus bytes", presses.measure),
+    ("presses on the real-shaped path, Zero 2 W model", realpath.measure),
     ("hourglass expiry lateness", lateness.measure),
     ("idle CPU and wake-ups", idle.measure),
     ("start to ready, --help", startup.measure_start),
+    ("the service: start, memory, reloads, reconnects", service.measure),
     ("resident memory", startup.measure_memory),
     ("journal commits", journal.measure),
     ("fairness", fairness.measure),

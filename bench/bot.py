@@ -23,10 +23,14 @@ PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end")
 def next_move(app: App) -> tuple[int, str] | None:
     """The (seat, action id) to choose next, or None outside a game."""
     state = app.state
-    if state is None:
-        return None
-    if state.is_terminal():
-        return state.seats[0], "sys:again"
+    if state is None:  # the players cut the deck before the deal (after "Play again" too)
+        cutter = next((seat for seat in app.seat_numbers
+                       if any(a.id == "cut" for a in app.actions(seat))), None)
+        return None if cutter is None else (cutter, "cut")
+    if state.is_terminal():  # "Play again", and yes when the table asks to be sure
+        seat = state.seats[0]
+        return seat, "sys:yes" if any(a.id == "sys:yes" for a in app.actions(seat)) else \
+            "sys:again"
     offered = {seat: [a.id for a in app.actions(seat)] for seat in state.seats}
     glass = app.view(None).hourglass
     if glass is not None and glass.running and glass.remaining < FLIP_BELOW:

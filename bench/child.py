@@ -11,6 +11,9 @@ an interpreter costs before any of the companion is loaded.
 - ``idle LOOP JOURNAL``: start a game with the hourglass running, journaled as in production
   (the app writes the sand every few seconds), say ``ready``, then run the app on loop
   ``LOOP`` (``event`` or ``poll``) until the parent ends us.
+- ``reconnects ROUNDS``: an 8-seat table started, then every display reconnected (a new luma
+  device, luma's init sequence) and redrawn in full ``ROUNDS`` times; the growth of
+  resident memory over those rounds, after two rounds to warm up.
 - ``bare``: resident memory of the interpreter alone.
 """
 
@@ -77,6 +80,37 @@ def idle(loop: str, journal_path: str) -> dict:
     return {"stopped": True}
 
 
+def reconnects(rounds: str) -> dict:
+    import gc
+    import queue
+
+    from companion.app import App
+    from hardware.headless import HeadlessTable
+
+    from .proc import resident_kib
+
+    def reconnect_all(app: App) -> None:
+        for number in app.seat_numbers:
+            app.screens.forget(number)
+            app.screens.reconnect(number, app.clock())
+        app.redraw()
+        for bus in table.buses.values():
+            bus.clear()  # the recording bus keeps every transfer; a real bus keeps none
+
+    with HeadlessTable(range(1, 9), queue.Queue().put) as table:
+        app = App(table.hardware)
+        app.start()
+        for _ in range(2):
+            reconnect_all(app)
+        gc.collect()
+        before, _ = resident_kib()
+        for _ in range(int(rounds)):
+            reconnect_all(app)
+        gc.collect()
+        after, _ = resident_kib()
+    return {"growth_kib": after - before}
+
+
 def bare() -> dict:
     from .proc import resident_kib
 
@@ -84,7 +118,8 @@ def bare() -> dict:
     return {"rss_kib": rss, "peak_kib": peak}
 
 
-ROLES = {"ready": ready, "memory": memory, "idle": idle, "bare": bare}
+ROLES = {"ready": ready, "memory": memory, "idle": idle, "reconnects": reconnects,
+         "bare": bare}
 
 
 def _say(document: dict) -> None:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hardware.oled import Controller, OledScreen
+
+from .optimum import optimum_cost
 from .report import Figure
 from .sizes import Sizes
 from .stats import Spread, spread
@@ -32,12 +35,15 @@ class Play:
     seat_bytes: Spread
     seat_bytes_mean: float
     glass_bytes_per_seat_second: float
+    glass_optimum_per_seat_second: float | None  # None for luma's full frames: no plan
 
 
 def measure(sizes: Sizes) -> list[Figure]:
     ours = play(sizes, stock=False)
     stock = play(sizes, stock=True)
     ratio = ours.glass_bytes_per_seat_second / stock.glass_bytes_per_seat_second
+    assert ours.glass_optimum_per_seat_second is not None
+    optimum = ours.glass_optimum_per_seat_second
     press_ratio = ours.seat_bytes_mean / stock.seat_bytes_mean
     return [
         _pair("press_p50", f"press to bytes on bus p50, {sizes.seats} seats", ours.latency_ms.p50,
@@ -53,7 +59,11 @@ def measure(sizes: Sizes) -> list[Figure]:
         _pair("press_bytes_p99", "bytes per press on one seat p99", ours.seat_bytes.p99,
               stock.seat_bytes.p99, "B"),
         _pair("glass_bytes", "bytes per hourglass second per seat",
-              ours.glass_bytes_per_seat_second, stock.glass_bytes_per_seat_second, "B", 160.0),
+              ours.glass_bytes_per_seat_second, stock.glass_bytes_per_seat_second, "B", 84.5),
+        Figure("glass_optimum", "... the cost model's optimum (banded plans, bench/optimum.py)",
+               optimum, "B"),
+        Figure("glass_over_optimum", "bytes per glass second, ours / that optimum",
+               ours.glass_bytes_per_seat_second / optimum, "x"),
         Figure("press_bytes_ratio", "bytes per press, ours / stock", press_ratio, "x"),
         Figure("glass_bytes_ratio", "bytes per glass second, ours / stock", ratio, "x"),
     ]
@@ -63,7 +73,9 @@ def play(sizes: Sizes, *, stock: bool) -> Play:
     with BenchTable(sizes.seats, stock=stock) as table:
         table.open_game(sizes.players)
         table.play_until_glass_runs()
+        frames = [] if stock else _watch_frames(table)
         glass = _glass_bytes(table, sizes.glass_seconds)
+        optimum = None if stock else _optimum_bytes(frames, table, sizes.glass_seconds)
         table.record = True
         while len(table.edges) < sizes.presses:
             table.play_move(think=THINK)
@@ -75,7 +87,35 @@ def play(sizes: Sizes, *, stock: bool) -> Play:
         seat_bytes=spread(seat_bytes),
         seat_bytes_mean=sum(seat_bytes) / len(seat_bytes),
         glass_bytes_per_seat_second=glass,
+        glass_optimum_per_seat_second=optimum,
     )
+
+
+Frames = list[tuple[Controller, bytes | None, bytes]]
+
+
+def _watch_frames(table: BenchTable) -> Frames:
+    """From now on, every RAM change each seat's screen plans: (controller, old, new)."""
+    frames: Frames = []
+    for seat in table.table.hardware.seats.values():
+        screen = seat.screen
+        assert isinstance(screen, OledScreen)
+        update = screen._update
+
+        def watched(frame: bytes, _screen=screen, _update=update, **how: bool) -> None:
+            frames.append((_screen._controller, _screen._frame, frame))
+            _update(frame, **how)
+
+        screen._update = watched  # type: ignore[method-assign]
+    return frames
+
+
+def _optimum_bytes(frames: Frames, table: BenchTable, seconds: float) -> float:
+    """Bytes per seat per second of the glass, had every frame been sent by the cheapest
+    banded plan (see bench/optimum.py); the watch began when the glass count did."""
+    total = sum(optimum_cost(_unknown(new) if old is None else old, new, controller)
+                for controller, old, new in frames)
+    return total / len(table.buses) / seconds
 
 
 def _glass_bytes(table: BenchTable, seconds: float) -> float:
@@ -93,3 +133,8 @@ def _on_wire_ms(edge: Edge) -> float:
 def _pair(key: str, label: str, ours: float, stock: float, unit: str,
           budget: float | None = None) -> Figure:
     return Figure(key, label, ours, unit, budget, baseline=stock, baseline_label=STOCK)
+
+
+def _unknown(frame: bytes) -> bytes:
+    """RAM that differs from ``frame`` everywhere: an unknown screen is sent whole."""
+    return bytes(byte ^ 0xFF for byte in frame)

@@ -44,7 +44,8 @@ def measure_start(sizes: Sizes) -> list[Figure]:
     help_seconds = [_timed(companion_command() + ["--help"]) for _ in range(sizes.launches)]
     floor = statistics.median(_timed([PYTHON, "-c", "pass"]) for _ in range(sizes.launches))
     return [
-        Figure("start_to_ready", f"start to ready, {SEATS} seats, {replayed} actions replayed",
+        Figure("start_to_ready", f"start to ready in-process (no CLI), {SEATS} seats, "
+               f"{replayed} actions replayed",
                statistics.median(ready), "s", 1.0, baseline=floor, baseline_label=FLOOR),
         Figure("help", "companion --help", statistics.median(help_seconds), "s",
                baseline=floor, baseline_label=FLOOR),

@@ -32,13 +32,11 @@ from .loop import Loop
 from .record import GameRecord
 from .screens import ScreenKeeper
 from .sdnotify import Notifier
-from .seat_ui import SeatUI
+from .seat_ui import CHOICES_CHANGED, SeatUI
 from .session import Session
+from .system_menu import SystemMenu
 
 log = logging.getLogger(__name__)
-
-CHOICES_CHANGED = "Choices changed"
-
 
 @dataclasses.dataclass(frozen=True)
 class ReloadRequested:
@@ -128,8 +126,9 @@ class App:
         self.session.close(self.clock())
         self.screens.blank_all(self.clock())
 
-    def run(self, events: queue.Queue | queue.SimpleQueue) -> None:
-        self.loop.run(self, events)
+    def run(self, events: queue.Queue | queue.SimpleQueue,
+            on_ready: Callable[[], None] | None = None) -> None:
+        self.loop.run(self, events, on_ready)
 
     # --- one step: events in, due deadlines, one redraw ------------------------------------------
 
@@ -138,12 +137,12 @@ class App:
         for event in events:
             self._take(event)
         self._catch_up(self.clock())
-        self.redraw()
+        self.redraw(first=_pressing(events))
 
     def handle(self, event: object) -> None:
         """Take one event and redraw (without carrying out deadlines: :meth:`advance`)."""
         self._take(event)
-        self.redraw()
+        self.redraw(first=_pressing((event,)))
 
     def advance(self) -> None:
         """Carry out everything whose deadline has passed, then redraw."""
@@ -207,7 +206,7 @@ class App:
         elif g.gesture is Gesture.PEEK_START:
             seat.start_peek(g.at)
         elif g.gesture is Gesture.PEEK_END:
-            seat.end_peek()
+            seat.end_peek(g.at)
         elif g.gesture is Gesture.ACT:
             if seat.lost(self.session.offers(g.seat)):  # never another action, silently
                 seat.reset_highlight()
@@ -216,29 +215,38 @@ class App:
             action, _ = seat.current(self.session.offers(g.seat))
             if action is not None and not seat.needs_second_press(action, g.at):
                 self.choose(g.seat, action, g.at)
-                if action.repeat:
-                    seat.keep_highlight(action, g.at)
 
     def choose(self, seat: int, action: Action | str, at: float) -> None:
         """Carry out ``action`` for ``seat`` (tests and benches may pass its id) and play
         its effects; a refusal is told on that seat only."""
         if isinstance(action, str):
             action = self.session.find(seat, action)
-        self.ui[seat].reset_highlight()
-        self.effects.play(self.session.apply(seat, action, at).effects, at)
+        before = [a.id for a in self.session.offers(seat)]
+        applied = self.session.apply(seat, action, at)
+        self.ui[seat].acted(action, before, self.session.offers(seat), at, SystemMenu.owns)
+        self.effects.play(applied.effects, at)
 
     def start_game(self, request: StartGame, at: float) -> None:
         self.effects.play(self.session.start_game(request, at).effects, at)
 
     # --- screens -------------------------------------------------------------------------------
 
-    def redraw(self) -> None:
-        """Compose every seat's screen and the public one, and draw what changed."""
+    def redraw(self, first: tuple[int, ...] = ()) -> None:
+        """Compose every seat's screen and the public one, and draw what changed.
+
+        Seats in ``first`` (whoever just pressed) are drawn before the others: on a shared
+        I2C bus the presser's screen is then the first on the wire, not up to the eighth.
+        """
         now = self.clock()
-        for number in self.seat_numbers:
+        for number in dict.fromkeys((*(n for n in first if n in self.ui), *self.seat_numbers)):
             if self.links.is_up(number):
                 face = self.composer.face(number, now)
                 self.screens.draw(number, face, secret=self.ui[number].peeking, now=now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
         self.effects.show_public(public, self.composer.public_code(), now)
+
+
+def _pressing(events: tuple[object, ...]) -> tuple[int, ...]:
+    """The seats whose buttons moved in ``events``, in the order they did."""
+    return tuple(event.seat for event in events if isinstance(event, ButtonEdge))

@@ -35,7 +35,7 @@ KEY_NOTICE = "Key: hold PEEK"
 
 @dataclass(frozen=True)
 class Tell(Effect):
-    """A notice on the title bar of one seat (a refusal), or of every seat (``seat`` None)."""
+    """A notice on the screen of one seat (a refusal), or of every seat (``seat`` None)."""
 
     text: str
     seat: int | None = None

@@ -12,6 +12,7 @@ loop on purpose: a loop that hangs stops pinging, and systemd restarts it.
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from typing import Protocol
 
 from .clock import Clock
@@ -45,14 +46,17 @@ class Loop:
         self._remember_at: float | None = None
         self._retry_at: float | None = None
 
-    def run(self, table: Steps, events: queue.Queue | queue.SimpleQueue) -> None:
+    def run(self, table: Steps, events: queue.Queue | queue.SimpleQueue,
+            on_ready: Callable[[], None] | None = None) -> None:
         """Block on the queue until the next event or deadline, forever (until stopped).
 
         READY goes to systemd only after ``table.start()``: every seat is blank and the
-        journal replayed.
+        journal replayed. ``on_ready`` then starts what the seats can be ready without.
         """
         table.start()
         self.notifier.ready(f"{len(table.seat_numbers)} seats")
+        if on_ready is not None:
+            on_ready()
         self.keep_alive(table.clock())
         while self.running:
             deadline = table.next_deadline()

@@ -29,6 +29,7 @@ from .journal_sqlite import SqliteJournal
 from .lobby import Lobby
 from .memory import TableMemory
 from .sdnotify import Notifier
+from .speaker import LateSpeaker
 from .statedir import (
     choose_state_dir,
     hold_state_dir,
@@ -67,11 +68,14 @@ def play(settings: PlaySettings) -> int:
     where = prepare_state_dir(Path(settings.state_dir) if settings.state_dir else
                               choose_state_dir(config.state_dir if config else None))
     lock = hold_state_dir(where)  # for the process's life: reloads keep it
+    speaker = _speaker(where, settings) if settings.volume > 0 else None  # reloads keep it
     try:
         with _signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks:
-            while _session(settings, where, config, deck_lists, acks, events):
+            while _session(settings, where, config, deck_lists, acks, events, speaker):
                 config = _reloaded(settings.table, config)
     finally:
+        if speaker is not None:
+            speaker.close()
         os.close(lock)
     return 0
 
@@ -93,14 +97,14 @@ def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:
 
 def _session(settings: PlaySettings, where: Path, config,
              deck_lists: dict[str, tuple[str, ...]], acks: TextIO | None,
-             events: queue.SimpleQueue) -> bool:
+             events: queue.SimpleQueue, speaker: LateSpeaker | None) -> bool:
     """One run of the table, until quit (False) or a reload is asked for (True)."""
     with contextlib.ExitStack() as stack:
         count = max(settings.seats, settings.players or 0)
-        # The audio library may print to the terminal while it looks for a sound card: open
-        # the speaker before the simulated table takes the screen. Volume 0 is text only.
-        speaker = (_speaker(where, settings.volume, settings.masking, stack)
-                   if settings.volume > 0 else None)
+        if speaker is not None and config is None:
+            # The audio library may print to the terminal while it looks for a sound card:
+            # open the speaker before the simulated table takes the screen.
+            speaker.open_now()
         if config is not None:
             hardware, on_status = _real_table(config, events, stack)
             if settings.public_screen:
@@ -110,18 +114,20 @@ def _session(settings: PlaySettings, where: Path, config,
         else:
             hardware, on_status = _terminal_table(count, events, stack)
         hardware.speaker = speaker
+        stack.callback(setattr, hardware, "speaker", None)  # the speaker outlives the table
         if config is None:  # log lines would scribble over the simulated table
             stack.enter_context(_logging_to(on_status))
         numbers = sorted(hardware.seats)
         memory = TableMemory(memory_path(where))
         lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game,
-                               memory=memory, has_speaker=speaker is not None)
+                               memory=memory,
+                               has_speaker=speaker is not None and speaker.available())
         journal = SqliteJournal(journal_path(where), acks=acks)
         stack.callback(journal.close)
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
                   notifier=Notifier(), deck_lists=deck_lists)
         stack.callback(app.close)
-        app.run(events)
+        app.run(events, on_ready=speaker.open_soon if speaker is not None else None)
     return app.loop.reload_requested
 
 
@@ -222,12 +228,14 @@ def _public_window():
     return PublicWindow(time.monotonic)
 
 
-def _speaker(where: Path, volume: int, masking: bool, stack: contextlib.ExitStack):
-    """The loudspeaker, or None: then narration is text on the screens, at the same moments.
-    Its prompts are cached in the same state directory as the journal."""
-    from .voices import table_speaker
+def _speaker(where: Path, settings: PlaySettings) -> LateSpeaker:
+    """The loudspeaker (opened later); where it cannot open, narration is text on the
+    screens, at the same moments. Its prompts are cached in the same state directory as the
+    journal. Volume 0 is text only."""
 
-    speaker = table_speaker(where, volume, masking)
-    if speaker is not None:
-        stack.callback(speaker.close)
-    return speaker
+    def open_speaker():
+        from .voices import table_speaker
+
+        return table_speaker(where, settings.volume, settings.masking)
+
+    return LateSpeaker(open_speaker)

@@ -1,7 +1,10 @@
 """The games the companion knows, by key.
 
-Each module in :mod:`engine.games` registers its game at import; :func:`get` imports them all
-on first use, so adding a game is adding a module and nothing else.
+Each package in :mod:`engine.games` registers its game at import, so adding a game is adding a
+package and nothing else. :func:`get` imports only the package whose name begins the key
+(``staying_alive`` for ``staying-alive``, ``heroes`` for ``heroes-love-to-lie``), and all of
+them only if that finds nothing: a table resuming a game loads that game, not five (a
+noticeable part of start-up on a Pi Zero). :func:`all_games` imports them all.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ def register(game: Game) -> Game:
 
 
 def get(key: str) -> Game:
-    _load_builtin()
+    if key not in _GAMES:
+        _load_builtin(key)
     try:
         return _GAMES[key]
     except KeyError:
@@ -36,8 +40,17 @@ def all_games() -> list[Game]:
     return sorted(_GAMES.values(), key=lambda g: g.name)
 
 
-def _load_builtin() -> None:
+def _load_builtin(key: str | None = None) -> None:
+    """Import the game packages: the one ``key`` names if it finds the game, else all."""
     from . import games
 
-    for module in pkgutil.iter_modules(games.__path__):
-        importlib.import_module(f"{games.__name__}.{module.name}")
+    names = [module.name for module in pkgutil.iter_modules(games.__path__)]
+    if key is not None:
+        wanted = key.replace("-", "_")
+        for name in names:
+            if wanted.startswith(name):
+                importlib.import_module(f"{games.__name__}.{name}")
+        if key in _GAMES:
+            return
+    for name in names:
+        importlib.import_module(f"{games.__name__}.{name}")

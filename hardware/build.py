@@ -11,7 +11,7 @@ from gpiozero.pins import Factory
 from serial.tools.list_ports import comports
 
 from .base import SeatHardware, Sink, TableHardware
-from .bus import I2cBus, Tca9548a
+from .bus import BusWriter, I2cBus, Tca9548a
 from .config import SeatConfig, TableConfig
 from .gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
 from .oled import OledScreen
@@ -87,7 +87,8 @@ def _build_seat(
 
 def _screen(seat: SeatConfig, buses: _Buses) -> OledScreen:
     screen = OledScreen(
-        buses.open(seat), driver=seat.display, address=seat.address, rotate=seat.rotate // 90
+        buses.open(seat), driver=seat.display, address=seat.address, rotate=seat.rotate // 90,
+        writer=buses.writer(seat),
     )
     try:
         screen.reconnect()
@@ -98,11 +99,21 @@ def _screen(seat: SeatConfig, buses: _Buses) -> OledScreen:
 
 
 class _Buses:
-    """Opens a bus per seat; seats behind one userspace mux share its bus and its state."""
+    """Opens a bus per seat; seats behind one userspace mux share its bus and its state, and
+    the seats of one bus number share one writer thread (two muxes on two of the Pi's buses:
+    two writers, sending at once)."""
 
     def __init__(self, open_bus: BusFactory) -> None:
         self._open_bus = open_bus
         self._muxes: dict[int, Tca9548a] = {}
+        self._writers: dict[int, BusWriter] = {}
+
+    def writer(self, seat: SeatConfig) -> BusWriter:
+        number = seat.mux.bus if seat.mux is not None else seat.bus
+        assert number is not None  # validated: a direct seat has a bus or a mux
+        if number not in self._writers:
+            self._writers[number] = BusWriter(f"i2c-{number}")
+        return self._writers[number]
 
     def open(self, seat: SeatConfig) -> I2cBus:
         if seat.mux is None:

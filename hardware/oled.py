@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import luma.core.device
 import luma.core.error
 from luma.core.device import device as LumaDevice
 from luma.core.interface.serial import i2c
@@ -32,7 +33,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
 from .base import SCREEN_SIZE, SeatScreen
-from .bus import I2cBus
+from .bus import BusWriter, I2cBus
 
 WIDTH, HEIGHT = SCREEN_SIZE
 PAGES = HEIGHT // 8
@@ -95,17 +96,50 @@ class Controller:
         return (0xB0 | window.first_page, column & 0x0F, 0x10 | column >> 4)
 
     def cost(self, window: Window) -> int:
-        """Bytes on the wire: the addressing command plus the data blocks (2 bytes each extra)."""
-        blocks = -(-window.size // I2C_BLOCK)
-        return 2 + self.address_bytes + window.size + 2 * blocks
+        """What sending ``window`` costs: a window's cost depends on its size only."""
+        return self.size_cost(window.size)
+
+    def size_cost(self, size: int) -> int:
+        """Bytes on the wire for a window of ``size`` bytes: the addressing command plus the
+        data blocks (2 bytes each extra). A link with another cost overrides this."""
+        return 2 + self.address_bytes + size + 2 * -(-size // I2C_BLOCK)
 
 
 def _build_ssd1306(serial: i2c, rotate: int) -> LumaDevice:
-    return ssd1306(serial, rotate=rotate)
+    with _no_exit_hook():
+        device = ssd1306(serial, rotate=rotate)
+    # Two 8192-entry tables (~0.6 MiB) that only luma's own display() reads; we never call it.
+    for table in ("_mask", "_offsets"):
+        vars(device).pop(table, None)
+    return device
 
 
 def _build_sh1106(serial: i2c, rotate: int) -> LumaDevice:
-    return sh1106(serial, rotate=rotate, page_address_offset=SH1106_COLUMN_OFFSET)
+    with _no_exit_hook():
+        return sh1106(serial, rotate=rotate, page_address_offset=SH1106_COLUMN_OFFSET)
+
+
+class _NoExitHooks:
+    @staticmethod
+    def register(hook: Callable[[], None]) -> None:
+        pass
+
+
+@contextmanager
+def _no_exit_hook() -> Iterator[None]:
+    """Build a luma device without the exit hook luma registers for each one.
+
+    The hook holds its device for the life of the process, so every reconnect and every
+    reload (SIGHUP) would keep one more device alive; and all it would do at exit is clean up
+    a device we retired or a bus already closed. The table blanks its screens itself on a
+    clean stop (``App.close``). Devices are built on the loop thread only.
+    """
+    saved = luma.core.device.atexit
+    luma.core.device.atexit = _NoExitHooks  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        luma.core.device.atexit = saved
 
 
 CONTROLLERS = {
@@ -116,44 +150,51 @@ CONTROLLERS = {
 
 
 def plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
-    """The cheapest windows that turn RAM ``old`` (None: unknown) into ``new``."""
-    spans = [_page_spans(old, new, page, controller) for page in range(PAGES)]
+    """The cheapest windows that turn RAM ``old`` (None: unknown) into ``new``.
+
+    Planned on plain integers (``(start, end)`` column runs, costs from sizes): this runs for
+    every changed screen of every event, so no :class:`Window` is made until the answer.
+    """
+    cost = controller.size_cost
+    runs = [_page_runs(old, new, page, cost) for page in range(PAGES)]
     if not controller.multi_page:
-        return [window for page_windows in spans for window in page_windows]
-    changed = [page for page in range(PAGES) if spans[page]]
+        return [Window(page, page, start, end)
+                for page in range(PAGES) for start, end in runs[page]]
+    changed = [page for page in range(PAGES) if runs[page]]
     if not changed:
         return []
     first, last = changed[0], changed[-1] + 1  # pages outside cost nothing either way
-    return _merge_pages(spans[first:last], controller, first)
+    return _merge_pages(runs[first:last], cost, first)
 
 
-def _page_spans(old: bytes | None, new: bytes, page: int, controller: Controller) -> list[Window]:
+Run = tuple[int, int]
+SizeCost = Callable[[int], int]
+
+
+def _page_runs(old: bytes | None, new: bytes, page: int, cost: SizeCost) -> list[Run]:
     """Changed column runs of one page, merged wherever one write costs no more than two."""
     base = page * WIDTH
     row = new[base : base + WIDTH]
     if old is None:
-        runs = [(0, WIDTH)]
-    else:
-        before = old[base : base + WIDTH]
-        if before == row:
-            return []
-        runs = _changed_runs(before, row)
-    spans: list[Window] = []
-    for start, end in runs:
-        window = Window(page, page, start, end)
+        return [(0, WIDTH)]
+    before = old[base : base + WIDTH]
+    if before == row:
+        return []
+    spans: list[Run] = []
+    for start, end in _changed_runs(before, row):
         if spans:
-            merged = Window(page, page, spans[-1].start, end)
-            if controller.cost(merged) <= controller.cost(spans[-1]) + controller.cost(window):
-                spans[-1] = merged
+            left, right = spans[-1]
+            if cost(end - left) <= cost(right - left) + cost(end - start):
+                spans[-1] = (left, end)
                 continue
-        spans.append(window)
+        spans.append((start, end))
     return spans
 
 
 _CHANGED = re.compile(rb"[^\x00]+")
 
 
-def _changed_runs(before: bytes, after: bytes) -> list[tuple[int, int]]:
+def _changed_runs(before: bytes, after: bytes) -> list[Run]:
     """``(start, end)`` of each run of columns that differ: a clock tick has one or two.
 
     XOR of the two rows as integers marks every changed byte non-zero, and a regular
@@ -164,45 +205,60 @@ def _changed_runs(before: bytes, after: bytes) -> list[tuple[int, int]]:
     return [match.span() for match in _CHANGED.finditer(diff)]
 
 
-def _merge_pages(spans: list[list[Window]], controller: Controller, first: int) -> list[Window]:
-    """Split the pages into runs, each sent page by page or as one window (cheapest overall).
+def _merge_pages(runs: list[list[Run]], cost: SizeCost, first: int) -> list[Window]:
+    """Split the pages into groups, each sent page by page or as one window (cheapest overall).
 
-    ``spans`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned.
+    ``runs`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned. A
+    group of one page sends its own runs; a longer group one window bounding all its runs.
+    ``best[end]`` is the cheapest plan of the first ``end`` pages and where its last group
+    starts; among equal costs the earliest start wins.
     """
-    best: list[tuple[int, list[Window]]] = [(0, [])]
-    for end in range(1, len(spans) + 1):
-        options = []
-        for start in range(end):
-            cost, windows = best[start]
-            group = _group_windows(spans, start, end, first)
-            options.append((cost + sum(map(controller.cost, group)), windows + group))
-        best.append(min(options, key=lambda option: option[0]))
-    return best[-1][1]
+    alone = [sum(cost(end - start) for start, end in page) for page in runs]
+    best: list[tuple[int, int]] = [(0, 0)]
+    for end in range(1, len(runs) + 1):
+        choice = (best[end - 1][0] + alone[end - 1], end - 1)
+        left, right = _bounds(runs[end - 1], WIDTH, 0)
+        for start in range(end - 2, -1, -1):
+            left, right = _bounds(runs[start], left, right)
+            group = cost((right - left) * (end - start)) if right > left else 0
+            if best[start][0] + group <= choice[0]:
+                choice = (best[start][0] + group, start)
+        best.append(choice)
+    windows: list[Window] = []
+    end = len(runs)
+    while end > 0:
+        start = best[end][1]
+        if end - start == 1:
+            windows[:0] = [Window(first + start, first + start, low, high)
+                           for low, high in runs[start]]
+        else:
+            left, right = WIDTH, 0
+            for page in runs[start:end]:
+                left, right = _bounds(page, left, right)
+            if right > left:
+                windows.insert(0, Window(first + start, first + end - 1, left, right))
+        end = start
+    return windows
 
 
-def _group_windows(spans: list[list[Window]], start: int, end: int, first: int) -> list[Window]:
-    """Pages ``start..end-1`` as sent: their own spans for one page, else one bounding window."""
-    if end - start == 1:
-        return spans[start]
-    inside = [window for page in spans[start:end] for window in page]
-    if not inside:
-        return []
-    left = min(window.start for window in inside)
-    right = max(window.end for window in inside)
-    return [Window(first + start, first + end - 1, left, right)]
+def _bounds(runs: list[Run], left: int, right: int) -> Run:
+    """The columns ``left..right`` widened to cover ``runs``."""
+    for low, high in runs:
+        left, right = min(left, low), max(right, high)
+    return left, right
 
 
 class OledScreen(SeatScreen):
     """A seat's SSD1306 or SH1106 on an I2C bus (an ``SMBus``, a mux channel, a recorder).
 
     The screen starts offline: :meth:`reconnect` probes the display and runs luma's init
-    sequence (display off, clear, display on). Probing first matters because every luma device
-    registers an exit hook that lives until the process ends: a display that stays unplugged
-    for an evening must not pile one up on each retry.
+    sequence (display off, clear, display on). Probing first keeps a display that stays
+    unplugged for an evening from costing a whole init sequence on each retry.
     """
 
     def __init__(
-        self, bus: I2cBus, *, driver: str = "ssd1306", address: int = 0x3C, rotate: int = 0
+        self, bus: I2cBus, *, driver: str = "ssd1306", address: int = 0x3C, rotate: int = 0,
+        writer: BusWriter | None = None,
     ) -> None:
         if driver not in CONTROLLERS:
             raise ValueError(f"unknown OLED driver {driver!r}; known: {', '.join(CONTROLLERS)}")
@@ -210,9 +266,13 @@ class OledScreen(SeatScreen):
         self._controller = CONTROLLERS[driver]
         self._address = address
         self._rotate = rotate
+        self._writer = writer
+        if writer is not None:
+            writer.attach()
         self._device: LumaDevice | None = None
-        self._frame: bytes | None = None
+        self._frame: bytes | None = None  # the RAM once every update handed over is sent
         self._lit = False
+        self._failure: OSError | None = None  # a handed-over update that failed, not yet told
 
     @property
     def online(self) -> bool:
@@ -220,60 +280,103 @@ class OledScreen(SeatScreen):
 
     def reconnect(self) -> None:
         self._retire()
-        with self._bus_errors():
+
+        def init() -> None:
             self._bus.write_i2c_block_data(self._address, COMMAND_MODE, [NOP])
             serial = i2c(bus=self._bus, address=self._address)
             self._device = self._controller.build(serial, self._rotate)
+
+        self._now(init)
         self._lit = True
 
     def show(self, image: Image.Image) -> None:
         frame = self._frame_of(image)
-        with self._bus_errors():
-            self._write(frame)
-            if not self._lit:
-                self._switch(on=True)
+        self._update(frame, off_first=False, on_after=not self._lit)
 
     def disclose(self, image: Image.Image) -> None:
         frame = self._frame_of(image)
-        with self._bus_errors():
-            self._write(frame, whole=True)
-            if not self._lit:
-                self._switch(on=True)
+        self._update(frame, off_first=False, on_after=not self._lit, whole=True)
 
     def conceal(self, image: Image.Image) -> None:
         frame = self._frame_of(image)
-        with self._bus_errors():
-            self._switch(on=False)
-            self._write(frame, whole=True)
-            self._switch(on=True)
+        self._update(frame, off_first=True, on_after=True, whole=True)
 
     def blank(self) -> None:
+        self._raise_failure()
         self._require_device()
-        with self._bus_errors():
-            self._switch(on=False)
-            self._frame = None
-            self._write(BLANK_FRAME)
+        self._frame = None
+        self._update(BLANK_FRAME, off_first=True, on_after=False, wait=True)
 
     def close(self) -> None:
         self._retire()
-        self._bus.close()
+        self._now(self._bus.close)
+        if self._writer is not None:
+            self._writer.release()
 
     def _frame_of(self, image: Image.Image) -> bytes:
         if image.mode != "1" or image.size != SCREEN_SIZE:
             raise ValueError(f"a seat screen shows 128x64 mode-1 images, not {image!r}")
+        self._raise_failure()
         return page_bytes(self._require_device().preprocess(image))
 
-    def _write(self, frame: bytes, *, whole: bool = False) -> None:
-        """Send what changed (``whole``: every byte, the same windows whatever the frame)."""
-        device = self._require_device()
-        for window in plan(None if whole else self._frame, frame, self._controller):
-            device.command(*self._controller.address(window))
-            device.data(window.cut(frame))
-        self._frame = frame
+    def _update(self, frame: bytes, *, off_first: bool, on_after: bool, whole: bool = False,
+                wait: bool = False) -> None:
+        """Plan the change from the RAM as it will be, and hand the bytes to the bus
+        (``whole``: every byte, the same windows whatever the frame; ``wait``: and wait until
+        they are sent, as blanking at start and stop does).
 
-    def _switch(self, *, on: bool) -> None:
-        self._require_device().command(DISPLAY_ON if on else DISPLAY_OFF)
-        self._lit = on
+        The plan is made here, on the caller's thread, against ``_frame`` (what the RAM holds
+        once everything handed over before is sent), so updates queued on a writer stack up
+        correctly; the writer only sends.
+        """
+        device = self._require_device()
+        windows = plan(None if whole else self._frame, frame, self._controller)
+        address = self._controller.address
+        self._frame, self._lit = frame, on_after or (self._lit and not off_first)
+
+        def send() -> None:
+            if self._device is not device:
+                return  # retired (or failed) since: its reconnect sends a whole frame
+            if off_first:
+                device.command(DISPLAY_OFF)
+            for window in windows:
+                device.command(*address(window))
+                device.data(window.cut(frame))
+            if on_after:
+                device.command(DISPLAY_ON)
+
+        if self._writer is None or wait:
+            self._now(send)
+        else:
+            self._writer.submit(self._converted(send), self._failed)
+
+    def _now(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on the bus now (after anything queued on its writer) and wait."""
+        with self._bus_errors():
+            if self._writer is None:
+                job()
+            else:
+                self._writer.call(self._converted(job))
+
+    def _converted(self, job: Callable[[], None]) -> Callable[[], None]:
+        def converted() -> None:
+            try:
+                job()
+            except luma.core.error.DeviceNotFoundError as error:
+                raise OSError(errno.EREMOTEIO, str(error)) from error
+
+        return converted
+
+    def _failed(self, error: OSError) -> None:
+        """On the writer's thread: the display stopped answering; say so on the next call."""
+        self._device = None
+        self._failure = error
+
+    def _raise_failure(self) -> None:
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            self._frame, self._lit = None, False
+            raise failure
 
     def _require_device(self) -> LumaDevice:
         if self._device is None:
@@ -281,12 +384,11 @@ class OledScreen(SeatScreen):
         return self._device
 
     def _retire(self) -> None:
-        """Drop the luma device; ``persist`` keeps its exit hook from writing to the bus."""
-        if self._device is not None:
-            self._device.persist = True
-            self._device = None
+        """Drop the luma device (it has no exit hook to keep it alive: see _no_exit_hook)."""
+        self._device = None
         self._frame = None
         self._lit = False
+        self._failure = None
 
     @contextmanager
     def _bus_errors(self) -> Iterator[None]:

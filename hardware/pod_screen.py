@@ -21,7 +21,7 @@ from PIL import Image
 from podproto import wire
 
 from .base import SCREEN_SIZE, Buzzer, SeatScreen, Vibrator
-from .oled import BLANK_FRAME, Controller, Window, page_bytes, plan
+from .oled import BLANK_FRAME, Controller, page_bytes, plan
 from .tunes import tune, vibration
 
 log = logging.getLogger(__name__)
@@ -35,8 +35,8 @@ Send = Callable[[int, bytes], bool]  # (kind, payload) -> sent
 class _LinkCost(Controller):
     """Windows priced in link bytes: the window header and its data."""
 
-    def cost(self, window: Window) -> int:
-        return WINDOW_HEADER + window.size
+    def size_cost(self, size: int) -> int:
+        return WINDOW_HEADER + size
 
 
 LINK = _LinkCost("pod-link", build=None, address_bytes=WINDOW_HEADER, multi_page=True)

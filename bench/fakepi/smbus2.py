@@ -1,0 +1,24 @@
+"""A stand-in ``smbus2`` for timing the real ``companion play --table`` on a machine without I2C.
+
+The bench puts this folder first on ``PYTHONPATH``: the companion's ``build_table`` imports
+``smbus2.SMBus`` as on a Pi and gets a bus that answers every write (a mux, displays on every
+channel) and keeps nothing, so start-up, reloads and memory are the service's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class SMBus:
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        pass
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

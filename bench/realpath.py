@@ -1,0 +1,362 @@
+"""Presses on the real-shaped path: the service's table, loop, clock and journal.
+
+The table is built by ``hardware.build.build_table`` from a table.toml with 8 seats behind two
+TCA9548A muxes on two of the Pi's I2C buses (seats 1-4 on bus 1, 5-8 on bus 3), on gpiozero
+mock pins and a bus (:class:`TimedBus`) that stamps every transfer. The app runs
+:meth:`App.run` in its own thread on the real clock with the production ``SqliteJournal``
+(WAL, ``synchronous=FULL``) in a folder on the checkout's disk. A bot plays Staying Alive
+with 5 players through the buttons: it taps PEEK and ACT on the mock pins as a finger would
+(a tap is held ``TAP`` seconds), and thinks ``THINK`` seconds between moves while the
+hourglass ticks on; turns change, so some presses redraw every seat.
+
+For each edge the loop thread's step is traced (:class:`bench.zero.Trace`): when it took the
+edge, each journal append, each transfer. From the traces: here, press to the presser's
+first byte on the bus and to the step's last byte; on the Pi Zero 2 W model, press to the
+presser's screen fully sent and to the last seat's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.app import App
+from companion.journal_sqlite import SqliteJournal
+from companion.sdnotify import Notifier
+from hardware.base import ButtonEdge, ButtonName, QuitRequested
+from hardware.build import build_table
+from hardware.bus import MUX_ADDRESSES, BusWriter, Transfer
+from hardware.config import TableConfig, parse_config
+
+from . import zero
+from .bot import BENCH_KEY, game_name, label_of, next_move
+from .report import Figure
+from .sizes import Sizes
+from .stats import Spread, spread
+
+TAP = 0.06  # seconds a finger holds a button in a tap (over the 25 ms debounce lockout)
+GAP = 0.04  # seconds between two taps
+THINK = 0.2  # seconds between two moves: the hourglass ticks meanwhile
+PLAYERS = 5
+SCRATCH = Path(__file__).resolve().parent
+BUSES = (1, 3)  # the Pi's I2C buses the two muxes hang on
+
+
+def table_toml(seats: int) -> str:
+    """``seats`` seats, the first half behind a mux on bus 1, the rest behind one on bus 3."""
+    pins = ((4, 23), (17, 24), (27, 25), (22, 8), (5, 7), (6, 12), (13, 16), (19, 20))
+    half = (seats + 1) // 2
+    lines = ['[table]', 'name = "Bench table"', '[buzzer]', 'pin = 18']
+    for number in range(1, seats + 1):
+        act, peek = pins[number - 1]
+        bus, channel = (BUSES[0], number - 1) if number <= half else (BUSES[1], number - 1 - half)
+        lines += ['[[seat]]', f'number = {number}', f'act = {act}', f'peek = {peek}',
+                  'display = "ssd1306"',
+                  f'mux = {{ bus = {bus}, address = 0x70, channel = {channel} }}']
+    return "\n".join(lines) + "\n"
+
+
+class TimedBus:
+    """One of the Pi's I2C buses: takes every transfer at once and stamps it for the trace."""
+
+    def __init__(self, number: int, seat_of: dict[tuple[int, int], int], sink: Tracer) -> None:
+        self.number = number
+        self._seat_of = seat_of  # (bus, mux channel) -> seat
+        self._sink = sink
+        self._channel: int | None = None
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        seat = None if self._channel is None else self._seat_of.get((self.number, self._channel))
+        self._sink.sent(self.number, seat, Transfer(i2c_addr, register, bytes(data)))
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        if i2c_addr in MUX_ADDRESSES:
+            self._channel = value.bit_length() - 1
+        self._sink.sent(self.number, None, Transfer(i2c_addr, None, bytes([value])))
+
+    def close(self) -> None:
+        pass
+
+
+class Tracer:
+    """Collects the loop thread's step for the edge the bot is waiting on.
+
+    A transfer is stamped when it reaches the bus (``perf_counter``, on whichever thread
+    sends it) and with the loop thread's CPU time when the loop handed it over: at once on
+    the loop's own thread, or when it queued the job on a bus's writer thread.
+    """
+
+    def __init__(self) -> None:
+        self.traces: list[zero.Trace] = []
+        self.current: zero.Trace | None = None
+        self.record = False
+        self.step_done = threading.Event()
+        self.lock = threading.Lock()  # the bot reads the app only between steps
+        self.loop_thread: threading.Thread | None = None
+        self.handed = threading.local()  # on a writer thread: (trace, loop CPU) of its job
+
+    def sent(self, bus: int, seat: int | None, transfer: Transfer) -> None:
+        handed = getattr(self.handed, "job", None)
+        writer_cpu = 0.0
+        if handed is not None:
+            trace, cpu = handed
+            now = time.thread_time()
+            writer_cpu, self.handed.since = now - self.handed.since, now
+        elif threading.current_thread() is self.loop_thread and self.current is not None:
+            trace, cpu = self.current, time.thread_time()
+        else:
+            return
+        if trace is not None:
+            trace.sent.append(zero.Sent(time.perf_counter(), cpu, bus, seat,
+                                        transfer.wire_bytes, writer_cpu))
+
+    def traced_submit(self, writer: BusWriter) -> None:
+        """Tag each job the loop queues on ``writer`` with the trace and the loop's CPU."""
+        submit = writer.submit
+
+        def traced(job: Callable[[], None], failed: Callable[[OSError], None]) -> None:
+            handed = (self.current, time.thread_time())
+
+            def tagged() -> None:
+                self.handed.job = handed
+                self.handed.since = time.thread_time()
+                try:
+                    job()
+                finally:
+                    self.handed.job = None
+
+            submit(tagged, failed)
+
+        writer.submit = traced  # type: ignore[method-assign]
+
+    @contextlib.contextmanager
+    def journaling(self) -> Iterator[None]:
+        started = time.thread_time()
+        yield
+        if self.current is not None:
+            self.current.journaled.append((started, time.thread_time()))
+
+
+class RealTable:
+    """The table of :func:`table_toml`, its app running in its own thread."""
+
+    def __init__(self, seats: int, folder: Path) -> None:
+        self.config: TableConfig = parse_config(table_toml(seats))
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.tracer = Tracer()
+        seat_of = {(s.mux.bus, s.mux.channel): s.number for s in self.config.seats if s.mux}
+        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.hardware = build_table(self.config, self.events.put, pin_factory=self.factory,
+                                    bus_factory=lambda n: TimedBus(n, seat_of, self.tracer))
+        self.journal = SqliteJournal(folder / "journal.sqlite3")
+        self.app = App(self.hardware, journal=self.journal, notifier=Notifier({}),
+                       key_source=lambda n: BENCH_KEY)
+        self._wrap_step()
+        self._wrap_journal()
+        self.writers = {id(w): w for s in self.hardware.seats.values()
+                        if (w := getattr(s.screen, "_writer", None)) is not None}.values()
+        for writer in self.writers:
+            self.tracer.traced_submit(writer)
+        self._pending: zero.Trace | None = None
+        self.thread = threading.Thread(target=self._serve, name="loop")
+        self.tracer.loop_thread = self.thread
+        self.thread.start()
+
+    def _serve(self) -> None:
+        """What ``companion play`` does on its one thread: run, then close (the journal's
+        connection belongs to the thread that opened it)."""
+        try:
+            self.app.run(self.events)
+        finally:
+            self.app.close()
+            self.journal.close()
+
+    def close(self) -> None:
+        self.events.put(QuitRequested("bench"))
+        self.thread.join()
+        self.hardware.close()
+        self.factory.reset()
+
+    # --- the loop thread, traced -------------------------------------------------------------
+
+    def _wrap_step(self) -> None:
+        step = self.app.step
+        tracer = self.tracer
+
+        def traced_step(*events: object) -> None:
+            pending = self._pending
+            mine = pending is not None and any(isinstance(e, ButtonEdge) for e in events)
+            with tracer.lock:
+                if mine:
+                    assert pending is not None
+                    pending.started = time.perf_counter()
+                    pending.cpu_started = time.thread_time()
+                    tracer.current = pending
+                try:
+                    step(*events)
+                finally:
+                    tracer.current = None
+            if mine:
+                assert pending is not None
+                pending.ended = time.perf_counter()
+                self._pending = None
+                tracer.step_done.set()
+
+        self.app.step = traced_step  # type: ignore[method-assign]
+
+    def _wrap_journal(self) -> None:
+        for name in ("append", "remember", "truncate", "begin", "finish"):
+            call = getattr(self.journal, name)
+
+            def timed(*args: object, _call=call) -> None:
+                with self.tracer.journaling():
+                    _call(*args)
+
+            setattr(self.journal, name, timed)
+
+    # --- the bot's fingers ---------------------------------------------------------------------
+
+    def edge(self, seat: int, button: ButtonName, pressed: bool) -> None:
+        """Move one pin and wait until the loop has taken the edge and drawn its step."""
+        seat_config = next(s for s in self.config.seats if s.number == seat)
+        pin = seat_config.act if button is ButtonName.ACT else seat_config.peek
+        trace = zero.Trace(seat, 0.0)
+        self.tracer.step_done.clear()
+        self._pending = trace
+        trace.pressed_at = time.perf_counter()
+        if pressed:
+            self.factory.pin(pin).drive_low()
+        else:
+            self.factory.pin(pin).drive_high()
+        if not self.tracer.step_done.wait(5.0):
+            raise RuntimeError("the loop did not take a button edge within 5 s")
+        for writer in self.writers:
+            writer.call(lambda: None)  # the step's bytes are all on the wire (and stamped)
+        if self.tracer.record and trace.sent:
+            self.tracer.traces.append(trace)
+
+    def tap(self, seat: int, button: ButtonName) -> None:
+        self.edge(seat, button, True)
+        time.sleep(TAP)
+        self.edge(seat, button, False)
+        time.sleep(GAP)
+
+    def choose(self, seat: int, label: str) -> None:
+        """Tap PEEK until ``label`` is highlighted on ``seat``, then ACT (as a player would)."""
+        for _ in range(20):
+            with self.tracer.lock:
+                actions = self.app.actions(seat)
+                current, _ = self.app.ui[seat].current(actions)
+            if current is not None and current.label.lower().startswith(label.lower()):
+                self.tap(seat, ButtonName.ACT)
+                return
+            self.tap(seat, ButtonName.PEEK)
+        raise RuntimeError(f"seat {seat} could not reach {label!r}")
+
+    def play_move(self) -> bool:
+        with self.tracer.lock:
+            move = next_move(self.app)
+            label = label_of(self.app, *move) if move is not None else ""
+        if move is None:
+            return False
+        self.choose(move[0], label)
+        time.sleep(THINK)
+        return True
+
+    def open_game(self, players: int) -> None:
+        for seat in range(1, players + 1):
+            self.choose(seat, "Join")
+        self.choose(1, "Choose game")
+        self.choose(1, game_name())
+        self.choose(1, "Start")
+        for seat in range(1, players + 1):
+            self.choose(seat, "Cut the deck")
+
+
+def traces(sizes: Sizes) -> tuple[list[zero.Trace], float]:
+    """Traces of ``sizes.real_presses`` screen-changing edges, and a journal append's
+    computing time (see :func:`journal_cpu_seconds`)."""
+    with tempfile.TemporaryDirectory(prefix="presses-", dir=SCRATCH) as folder:
+        table = RealTable(sizes.seats, Path(folder))
+        try:
+            table.open_game(min(PLAYERS, sizes.seats))
+            table.tracer.record = True
+            while len(table.tracer.traces) < sizes.real_presses:
+                if not table.play_move():
+                    raise RuntimeError("the bot found no move")
+        finally:
+            table.close()
+    return table.tracer.traces[: sizes.real_presses], journal_cpu_seconds()
+
+
+def journal_cpu_seconds(appends: int = 200) -> float:
+    """A journal append's own computing: the median append to a journal in RAM
+    (``/dev/shm``), where the flush costs next to nothing."""
+    from companion.record import GameRecord, JournaledAction
+
+    ram = Path("/dev/shm")
+    with tempfile.TemporaryDirectory(dir=ram if ram.is_dir() else None) as folder:
+        journal = SqliteJournal(Path(folder) / "journal.sqlite3")
+        record = GameRecord("staying-alive", (1, 2, 3), {}, BENCH_KEY)
+        journal.begin(record)
+        seconds = []
+        for index in range(appends):
+            entry = JournaledAction(1, "end", float(index))
+            record.entries.append(entry)
+            started = time.perf_counter()
+            journal.append(record, entry)
+            seconds.append(time.perf_counter() - started)
+        journal.close()
+    return statistics.median(seconds)
+
+
+def measure(sizes: Sizes) -> list[Figure]:
+    found, journal_cpu = traces(sizes)
+    return figures(found, journal_cpu, sizes.seats)
+
+
+def figures(found: Sequence[zero.Trace], journal_cpu: float, seats: int) -> list[Figure]:
+    presser = [t for t in found if t.seat in t.seats_changed()]
+    first = spread([1000 * (min(s.at for s in t.sent if s.seat == t.seat) - t.pressed_at)
+                    for t in presser])
+    handed = spread([1000 * (max(s.at for s in t.sent) - t.pressed_at) for t in found])
+    every = [t for t in found if len(t.seats_changed()) == seats]
+    figures = [
+        *_spread("real_first_byte", f"press to presser's first byte on bus, here "
+                 f"({first.count} presses)", first, 5.0, p99_only_budget=True),
+        *_spread("real_last_byte", f"press to step's last byte on bus, here ({handed.count} "
+                 f"edges, {len(every)} redraw all {seats})", handed, None),
+    ]
+    for threaded, name in ((False, "writes on the loop thread (before)"),
+                           (True, "a writer thread per bus (as built)")):
+        on_pi = zero.replay_all(found, threaded=threaded, journal_cpu=journal_cpu)
+        own = spread([p.presser_done * 1000 for p in on_pi if p.presser_done is not None])
+        last = spread([p.last_done * 1000 for p in on_pi if p.last_done is not None])
+        key = "zero_threaded" if threaded else "zero_serial"
+        figures += [
+            *_spread(f"{key}_presser", f"Zero 2 W model, {name}: presser's screen sent",
+                     own, 50.0, p99_only_budget=True),
+            *_spread(f"{key}_last", f"Zero 2 W model, {name}: last seat's screen sent",
+                     last, 150.0, p99_only_budget=True),
+        ]
+    figures.append(Figure("journal_cpu", "journal append computing (RAM disk), here",
+                          journal_cpu * 1000, "ms"))
+    return figures
+
+
+def _spread(key: str, label: str, values: Spread, budget: float | None, *,
+            p99_only_budget: bool = False) -> list[Figure]:
+    return [
+        Figure(f"{key}_p50", f"{label} p50", values.p50, "ms",
+               None if p99_only_budget else budget),
+        Figure(f"{key}_p99", f"{label} p99", values.p99, "ms", budget),
+        Figure(f"{key}_max", f"{label} max", values.max, "ms"),
+    ]

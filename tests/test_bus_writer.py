@@ -1,0 +1,112 @@
+"""A writer thread per I2C bus: the loop hands a screen's bytes over and goes on drawing, the
+screen still ends up showing exactly the last image, in order, and a display that stopped
+answering is still reported."""
+
+from __future__ import annotations
+
+import errno
+import threading
+from collections.abc import Sequence
+
+import pytest
+
+from hardware.bus import BusWriter, RecordingBus
+from hardware.oled import DISPLAY_OFF, OledScreen
+
+from .test_oled import Ram, clock_face
+
+
+class HeldBus(RecordingBus):
+    """A bus whose wire is held until the test lets it go (a slow 400 kHz bus, by events)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wire = threading.Event()
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        self.wire.wait(10)
+        super().write_i2c_block_data(i2c_addr, register, data)
+
+
+@pytest.fixture
+def writer():
+    writer = BusWriter("i2c-test")
+    writer.attach()
+    yield writer
+    writer.release()
+
+
+def test_show_returns_while_the_wire_is_busy_and_the_screen_ends_up_right(writer):
+    bus = HeldBus()
+    bus.wire.set()
+    screen = OledScreen(bus, writer=writer)
+    screen.reconnect()
+    before = len(bus.transfers)
+    bus.wire.clear()
+    for text in ("1:03", "1:02", "1:01"):
+        screen.show(clock_face(text))  # none of these waits for the held wire
+    sent_while_held = len(bus.transfers) - before
+    bus.wire.set()
+    writer.call(lambda: None)  # everything handed over is on the wire now
+    assert sent_while_held == 0
+    assert Ram("ssd1306").feed(bus.transfers).image().tobytes() == clock_face("1:01").tobytes()
+    screen.close()
+
+
+def test_the_public_face_is_written_only_after_the_display_went_dark(writer):
+    bus = RecordingBus()
+    screen = OledScreen(bus, writer=writer)
+    screen.reconnect()
+    screen.show(clock_face("SECRET"))
+    writer.call(lambda: None)
+    start = len(bus.transfers)
+    screen.conceal(clock_face("1:00"))
+    writer.call(lambda: None)
+    after = bus.transfers[start:]
+    assert after[0].data == bytes([DISPLAY_OFF])
+    assert Ram("ssd1306").feed(bus.transfers).image().tobytes() == clock_face("1:00").tobytes()
+    screen.close()
+
+
+def test_a_display_that_stops_answering_is_reported_on_the_next_draw(writer):
+    bus = RecordingBus()
+    screen = OledScreen(bus, writer=writer)
+    screen.reconnect()
+    bus.fail_with(OSError(errno.EREMOTEIO, "Remote I/O error"))
+    screen.show(clock_face("0:09"))  # handed over: the failure happens on the writer
+    writer.call(lambda: None)
+    with pytest.raises(OSError):
+        screen.show(clock_face("0:08"))
+    assert not screen.online
+    bus.recover()
+    screen.reconnect()
+    screen.show(clock_face("0:07"))
+    writer.call(lambda: None)
+    assert Ram("ssd1306").feed(bus.transfers).image().tobytes() == clock_face("0:07").tobytes()
+    screen.close()
+
+
+def test_blank_and_reconnect_wait_for_the_wire_and_raise_here(writer):
+    bus = RecordingBus()
+    screen = OledScreen(bus, writer=writer)
+    bus.fail_with(OSError(errno.EREMOTEIO, "Remote I/O error"))
+    with pytest.raises(OSError):
+        screen.reconnect()
+    bus.recover()
+    screen.reconnect()
+    screen.show(clock_face("2:00"))
+    screen.blank()  # returns once the screen is dark and clear
+    ram = Ram("ssd1306").feed(bus.transfers)
+    assert not ram.lit and not any(ram.cells)
+    screen.close()
+    assert bus.closed
+
+
+def test_the_writer_thread_ends_with_the_last_screen_on_its_bus():
+    writer = BusWriter("i2c-ends")
+    screens = [OledScreen(RecordingBus(), writer=writer) for _ in range(2)]
+    names = {thread.name for thread in threading.enumerate()}
+    assert "i2c-ends" in names
+    for screen in screens:
+        screen.close()
+    assert "i2c-ends" not in {thread.name for thread in threading.enumerate()}
