@@ -2,7 +2,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean pi-check sdist-check
+.PHONY: play test lint bench faults clean pi-check sdist-check
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -22,6 +22,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+faults: $(STAMP)
+	$(PY) -m bench.faults
 
 # Minutes, not part of `make test`: the install on an emulated Raspberry Pi OS trixie arm64
 # (as root; the root is built once and cached), and the sdist's own tests.

@@ -14,7 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.journal_sqlite import SCHEMA, SqliteJournal
+from companion.journal_file import SCHEMA
+from companion.journal_sqlite import SqliteJournal
 from companion.record import GameRecord, JournaledAction
 
 from .bot import GAME

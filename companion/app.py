@@ -22,6 +22,7 @@ from hardware.base import ButtonEdge, QuitRequested, SeatLink, TableHardware
 
 from .clock import Clock, GameClock, monotonic
 from .composer import Composer, next_second
+from .cue_menu import CueMenu
 from .effects import EffectPlayer
 from .gestures import Gesture, GestureReader, SeatGesture
 from .journal import Journal, NullJournal
@@ -31,13 +32,11 @@ from .loop import Loop
 from .record import GameRecord
 from .screens import ScreenKeeper
 from .sdnotify import Notifier
-from .seat_ui import SeatUI
+from .seat_ui import CHOICES_CHANGED, SeatUI
 from .session import Session
+from .system_menu import SystemMenu
 
 log = logging.getLogger(__name__)
-
-CHOICES_CHANGED = "Choices changed"
-
 
 @dataclasses.dataclass(frozen=True)
 class ReloadRequested:
@@ -64,7 +63,9 @@ class App:
         self.seat_numbers = tuple(sorted(hardware.seats))
         self.ui = {n: SeatUI(n) for n in self.seat_numbers}
         self.links = Links()
-        self.session = Session(self.seat_numbers, lobby or Lobby(self.seat_numbers),
+        lobby = lobby or Lobby(self.seat_numbers)
+        lobby.cues = CueMenu.of(hardware)  # which settings this table's seats are offered
+        self.session = Session(self.seat_numbers, lobby,
                                journal or NullJournal(), key_source, dict(deck_lists or {}))
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
                                     self.session.memory)
@@ -179,6 +180,7 @@ class App:
         for number in self.links.retries_due(now):
             self.screens.reconnect(number, now)
         self.loop.keep_alive(now)
+        self.effects.play(self.session.journal_news().effects, now)
 
     def _seat_link(self, event: SeatLink) -> None:
         if event.up:
@@ -204,7 +206,7 @@ class App:
         elif g.gesture is Gesture.PEEK_START:
             seat.start_peek(g.at)
         elif g.gesture is Gesture.PEEK_END:
-            seat.end_peek()
+            seat.end_peek(g.at)
         elif g.gesture is Gesture.ACT:
             if seat.lost(self.session.offers(g.seat)):  # never another action, silently
                 seat.reset_highlight()
@@ -213,16 +215,16 @@ class App:
             action, _ = seat.current(self.session.offers(g.seat))
             if action is not None and not seat.needs_second_press(action, g.at):
                 self.choose(g.seat, action, g.at)
-                if action.repeat:
-                    seat.keep_highlight(action, g.at)
 
     def choose(self, seat: int, action: Action | str, at: float) -> None:
         """Carry out ``action`` for ``seat`` (tests and benches may pass its id) and play
         its effects; a refusal is told on that seat only."""
         if isinstance(action, str):
             action = self.session.find(seat, action)
-        self.ui[seat].reset_highlight()
-        self.effects.play(self.session.apply(seat, action, at).effects, at)
+        before = [a.id for a in self.session.offers(seat)]
+        applied = self.session.apply(seat, action, at)
+        self.ui[seat].acted(action, before, self.session.offers(seat), at, SystemMenu.owns)
+        self.effects.play(applied.effects, at)
 
     def start_game(self, request: StartGame, at: float) -> None:
         self.effects.play(self.session.start_game(request, at).effects, at)

@@ -26,6 +26,8 @@ from engine.api import State
 from engine.exc import EngineError
 from engine.rng import commitment, deal_seed, parse_cut
 
+from .journal_chain import genesis, seed_vouched_for, verify
+from .journal_file import SCHEMA_VERSION
 from .journal_sqlite import state_digest
 from .record import GameRecord, JournaledAction
 from .statedir import choose_state_dir, journal_path
@@ -53,35 +55,62 @@ class Audit:
 # --------------------------------------------------------------------------- reading
 
 
-def load_finished(path: Path, game_id: int | None = None) -> tuple[int, GameRecord]:
-    """A finished game from the journal at ``path``: ``game_id``, else the newest finished."""
+@dataclass
+class Archived:
+    """A finished game as the journal holds it, and what the journal's own checks found."""
+
+    number: int
+    record: GameRecord
+    problems: list[str] = field(default_factory=list)
+
+
+def load_finished(path: Path, game_id: int | None = None) -> Archived:
+    """A finished game from the journal at ``path``: ``game_id``, else the newest finished.
+
+    The file is opened read-only by a ``file:`` URI built from the whole path, escaped
+    (a ``#`` or ``?`` in a directory name stays part of the name).
+    """
     if not path.exists():
         raise AuditError(f"no journal at {path} (try --state-dir)")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            raise AuditError(f"the journal {path} has schema version {version}; this companion "
+                             f"audits version {SCHEMA_VERSION} (start companion play once to "
+                             "bring an older journal up to date)")
         row = _game_row(db, game_id)
-        number, game_key, seats, options, seed, deck_list, deal_key, cut, finished = row
-        entries = [JournaledAction(seat, action, at, bool(undoable), label)
-                   for seat, action, at, undoable, label in db.execute(
-                       "SELECT seat, action, at, undoable, label FROM entries WHERE game = ? "
-                       "ORDER BY idx", (number,))]
+        rows = [(index, JournaledAction(seat, action, at, bool(undoable), label), link)
+                for index, seat, action, at, undoable, label, link in db.execute(
+                    "SELECT idx, seat, action, at, undoable, label, link FROM entries "
+                    "WHERE game = ? ORDER BY idx", (row[0],))]
     except sqlite3.DatabaseError as error:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
     finally:
         db.close()
+    (number, game_key, seats, options, seed, deck_list, deal_key, cut, finished, shown, length,
+     seen, seal, damage) = row
     if finished is None:
         raise AuditError(f"game {number} is still in play: its key and seed stay secret until "
                          "it ends")
     record = GameRecord(game_key, tuple(int(s) for s in seats.split(",")), json.loads(options),
-                        bytes(seed), entries,
+                        bytes(seed), [entry for _, entry, _ in rows],
                         None if deck_list is None else tuple(json.loads(deck_list)),
                         bytes(deal_key), cut)
-    return number, record
+    start = genesis(game_key, seats, options, str(shown), deck_list)
+    verdict = verify(start, rows, length, seen, seal)
+    problems = [f"the table gave this game up: {damage}"] if damage else []
+    if not seed_vouched_for(record.seed, record.key, record.cut, shown):
+        problems.append("the key, cut and seed in the journal do not match the commitment "
+                        "it stored at setup")
+    if verdict.setup_damaged or verdict.lost or verdict.kept < len(rows):
+        problems.append(f"the journal's history is not whole after action {verdict.kept}")
+    return Archived(number, record, problems)
 
 
 def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
-    select = ("SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, finished "
-              "FROM games")
+    select = ("SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, finished, "
+              "commitment, length, seen, seal, damage FROM games")
     if game_id is None:
         row = db.execute(f"{select} WHERE finished IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
@@ -198,10 +227,11 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
     """``companion audit``: print a short report; 0 when every check passed, else 1."""
     path = journal_path(Path(state_dir) if state_dir else choose_state_dir(None))
     try:
-        number, record = load_finished(path, game_id)
+        archived = load_finished(path, game_id)
     except AuditError as error:
         out(f"companion audit: {error}")
         return 1
+    number, record = archived.number, archived.record
     name = registry.get(record.game_key).name if _known(record.game_key) else record.game_key
     options = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
     out(f"Game {number}: {name}, seats {' '.join(map(str, record.seats))}"
@@ -210,6 +240,8 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
     out(f"  cut:  {record.cut}")
     out(f"  seed: {record.seed.hex()}")
     report = audit_record(record, noted)
+    for problem in archived.problems:
+        report.failed(problem)
     for line in report.lines:
         out(line)
     out("Fair: every shuffle and deal came from the committed key and the players' cut."

@@ -15,6 +15,8 @@ import sys
 from engine import registry
 from podproto import VERSION
 
+MAX_SEATS = 8  # the simulated table's most; a real table's seats come from table.toml
+
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
@@ -26,12 +28,14 @@ def parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="run the companion (the simulated table by default)")
     play.add_argument("game", nargs="?", help="game key, e.g. staying-alive (default: choose)")
-    play.add_argument("--players", type=int, help="join seats 1..N at once")
+    play.add_argument("--players", type=_whole(1, MAX_SEATS), metavar="N",
+                      help=f"join seats 1..N at once (1-{MAX_SEATS})")
     play.add_argument("--table", metavar="FILE", help="table.toml of a real table")
-    play.add_argument("--seats", type=int, default=6, help="simulated seats (default 6)")
+    play.add_argument("--seats", type=_whole(1, MAX_SEATS), default=6, metavar="N",
+                      help=f"simulated seats, 1-{MAX_SEATS} (default 6)")
     play.add_argument("--ui", choices=("terminal", "window"), default="terminal",
                       help="the simulated table in the terminal or in a window (pygame)")
-    play.add_argument("--volume", type=_percent, default=80,
+    play.add_argument("--volume", type=_whole(0, 100), default=80, metavar="PERCENT",
                       help="narration volume 0-100 (default 80; 0: text only)")
     play.add_argument("--masking", action="store_true",
                       help="play a soft noise during scripted private steps")
@@ -43,7 +47,7 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--deck-list", metavar="FILE",
                       help="your own card list for the game to shuffle and name "
                            "(They Live's War Table deck: docs/they-live-deck-list.md)")
-    play.add_argument("--ack-fd", type=int, metavar="FD",
+    play.add_argument("--ack-fd", type=_whole(0, 1 << 20), metavar="FD",
                       help="write a line to this open file descriptor after each durable "
                            "journal write (crash tests, supervisors)")
 
@@ -58,7 +62,7 @@ def parser() -> argparse.ArgumentParser:
 
     audit = commands.add_parser("audit", help="check a finished game's deal: its revealed key, "
                                               "the players' cut, the seed and every deal")
-    audit.add_argument("game_id", nargs="?", type=int, metavar="GAME-ID",
+    audit.add_argument("game_id", nargs="?", type=_whole(1, 10**9), metavar="GAME-ID",
                        help="the game's number in the journal (default: the last finished)")
     audit.add_argument("--state-dir", metavar="DIR", help="where the journal is kept")
     audit.add_argument("--commitment", metavar="HASH",
@@ -76,11 +80,21 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _percent(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 100")
-    return value
+def _whole(low: int, high: int):
+    """An argparse type: a whole number from ``low`` to ``high``, or one clear line why not
+    (``--players -3`` must not join seats 1 to 3)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {high}")
+        return value
+
+    parse.__name__ = "number"  # argparse names the type in its message
+    return parse
 
 
 def main(args: list[str] | None = None) -> int:

@@ -3,7 +3,7 @@
 A seat's face starts from what the lobby or the game shows it (its view), and the table adds
 to it here and nowhere else: PAUSED in the title, the restart notice, the commitment (public
 face) and the companion's key (PEEK face) once the game is over, the hourglass as big
-digits or a bar, the bottom bar, a notice in the title bar, and the alert for seats whose
+digits or a bar, the bottom bar, a notice over the body, and the alert for seats whose
 screen is down. While a seat holds PEEK it sees its secret face instead: a sealed face (see
 companion/render.py), in pages of three lines that turn every few seconds while PEEK is held.
 
@@ -19,12 +19,12 @@ from collections.abc import Mapping
 
 from engine.api import HourglassView, SeatView, SecretFace
 from engine.rng import commitment
-from engine.text import fit
+from engine.text import LINE, fit
 from hardware.base import Code
 
 from .links import Links
 from .render import SEALED_ROWS, Face
-from .seat_ui import SeatUI
+from .seat_ui import SeatUI, notice_lines
 from .session import Session
 
 RESTARTED = "Restarted: paused"
@@ -59,18 +59,20 @@ class Composer:
 
     def face(self, seat: int, now: float) -> Face:
         """The seat's whole screen: its secret face while it holds PEEK, else its public face;
-        a notice takes the title bar for a moment, never the action bar, so what ACT will do
-        is always on screen (a challenge is a race)."""
+        a notice takes the body for a moment, never the title (whose turn, the seat's role)
+        nor the action bar, so what ACT will do is always on screen (a challenge is a race)."""
         ui = self.ui[seat]
         view = self.view(seat, now)
         if ui.peeking:
             return secret_face_for(view, ui.peek_page(now))
         face = face_for(view, *ui.bar(self.session.offers(seat)))
+        if ui.reshaped:  # the seat's own action gave its list a new shape: the bar is lit
+            face = dataclasses.replace(face, inverted_bar=True)
         question = self.session.menu.question(seat)
         if question:  # the seat answers the table's question: it is the title until answered
             face = dataclasses.replace(face, title=question, inverted_title=True)
-        if ui.notice:
-            face = dataclasses.replace(face, title=ui.notice, inverted_title=True)
+        if ui.notice:  # over the body, whole: the title (turn, role) and the bar stay
+            face = with_headline(dataclasses.replace(face, notice=notice_lines(ui.notice)))
         down = [n for n in self.links.down() if n != seat]
         if not down:
             return face
@@ -88,6 +90,16 @@ class Composer:
         if session.state.is_terminal():
             return Code("Key", record.key.hex())
         return Code("Commitment", commitment(record.key))
+
+
+def with_headline(face: Face) -> Face:
+    """When a notice covers the body's big figure (the running sand's "1:23", a "WIN"), the
+    figure moves to the title's right-hand corner, if both fit: the clock stays in view."""
+    headline = face.banner or face.big
+    shown = any(part.kind in ("banner", "big") for part in face.parts())
+    if not headline or shown or len(face.title) + 1 + len(headline) > LINE:
+        return face
+    return dataclasses.replace(face, title=face.title + headline.rjust(LINE - len(face.title)))
 
 
 def whole_outcome(view: SeatView) -> SeatView:

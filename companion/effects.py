@@ -7,6 +7,12 @@ game). Every output is reached through one small method here (:meth:`buzz`, :met
 down: a cue an output cannot render, or an output that fails, is logged and skipped, never
 raised into the loop. A vibration's failure names neither the seat nor the pattern: both are
 private.
+
+Who renders a tune (public: every seat may hear and see it): the shared buzzer, at the table's
+volume; the speaker at the same volume only when no buzzer sounds (a simulator's buzzer is
+text, so there the speaker plays it; with a real buzzer a tune is heard once, not twice);
+every seat pod's own piezo at that seat's volume; the public screen flashes its name. A
+vibration (private) goes to its seat's motor alone, or its simulated panel.
 """
 
 from __future__ import annotations
@@ -29,10 +35,11 @@ KEY_NOTICE = "Key: hold PEEK"
 
 @dataclass(frozen=True)
 class Tell(Effect):
-    """A notice on the title bar of one seat (a refusal), or of every seat (``seat`` None)."""
+    """A notice on the screen of one seat (a refusal), or of every seat (``seat`` None)."""
 
     text: str
     seat: int | None = None
+    important: bool = False  # never dropped for routine news (the journal's: not saving...)
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,7 @@ class EffectPlayer:
 
     def _play(self, effect: Effect, at: float) -> None:
         if isinstance(effect, Buzz):
-            self.buzz(effect.tune)
+            self.buzz(effect.tune, at)
         elif isinstance(effect, Vibrate):
             self.vibrate(effect.seat, effect.pattern)
         elif isinstance(effect, Narrate | Reveal):
@@ -87,7 +94,7 @@ class EffectPlayer:
             self.status(f"Key revealed: {effect.key.hex()}")
             self._tell(KEY_NOTICE, at)
         elif isinstance(effect, Tell):
-            self._tell(effect.text, at, seat=effect.seat)
+            self._tell(effect.text, at, seat=effect.seat, important=effect.important)
         elif isinstance(effect, Status):
             self.status(effect.text)
         elif isinstance(effect, Forget):
@@ -103,12 +110,22 @@ class EffectPlayer:
 
     # --- the outputs: one method each --------------------------------------------------------
 
-    def buzz(self, tune: str) -> None:
+    def buzz(self, tune: str, at: float) -> None:
         self.tunes.append(tune)
         self.status(f"♪ {tune}")
-        buzzer = self.hardware.buzzer
+        hardware, volume = self.hardware, self.memory.volume(None)
+        buzzer, speaker, public = hardware.buzzer, hardware.speaker, hardware.public
         if buzzer is not None:
-            _guarded(f"the buzzer playing '{tune}'", lambda: buzzer.play(tune))
+            _guarded(f"the buzzer playing '{tune}'", lambda: buzzer.play(tune, volume))
+        if speaker is not None and not (buzzer is not None and buzzer.sounds()):
+            _guarded(f"the speaker playing '{tune}'", lambda: speaker.play(tune, volume))
+        if public is not None:
+            _guarded(f"the public screen showing '{tune}'", lambda: public.cue(tune, at))
+        for number, seat in hardware.seats.items():
+            own = seat.buzzer
+            if own is not None:
+                _guarded(f"seat {number}'s own buzzer playing '{tune}'",
+                         lambda own=own, number=number: own.play(tune, self.memory.volume(number)))
 
     def vibrate(self, seat: int, pattern: str) -> None:
         """Felt only by ``seat``, unless that seat turned its vibration off."""
@@ -123,9 +140,9 @@ class EffectPlayer:
         _guarded("a seat's vibration motor", pulse, private=True)
 
     def say(self, text: str) -> None:
-        speaker = self.hardware.speaker
+        speaker, volume = self.hardware.speaker, self.memory.volume(None)
         if speaker is not None:
-            _guarded("the speaker", lambda: speaker.say(text))
+            _guarded("the speaker", lambda: speaker.say(text, volume))
 
     def reveal_publicly(self, text: str, at: float) -> None:
         public = self.hardware.public

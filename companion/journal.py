@@ -14,7 +14,16 @@ from .record import GameRecord, JournaledAction
 
 
 class Journal(Protocol):
-    notices: list[str]  # short texts for every seat after a start (a journal set aside...)
+    # Short texts for every seat: what a start found (a journal set aside, actions lost),
+    # and when saving stops or starts again. The app shows each once and empties the list.
+    notices: list[str]
+
+    @property
+    def behind(self) -> bool:
+        """Writes the disk refused are waiting: the app calls :meth:`catch_up` now and then."""
+
+    def catch_up(self) -> bool:
+        """Write what is waiting, in order; True once nothing waits."""
 
     def resume(self) -> tuple[GameRecord, State] | None:
         """The unfinished game to continue after a restart, replayed, if there is one."""
@@ -22,7 +31,8 @@ class Journal(Protocol):
     def begin(self, record: GameRecord) -> None: ...
 
     def append(self, record: GameRecord, entry: JournaledAction) -> None:
-        """Make ``entry`` durable; returns only once it would survive a power cut."""
+        """Make ``entry`` durable before returning (or hold it, in order, while the disk
+        refuses writes: the game goes on)."""
 
     def truncate(self, record: GameRecord, length: int) -> None:
         """Forget entries past ``length`` (undo)."""
@@ -38,6 +48,13 @@ class Journal(Protocol):
 class NullJournal:
     def __init__(self) -> None:
         self.notices: list[str] = []
+
+    @property
+    def behind(self) -> bool:
+        return False
+
+    def catch_up(self) -> bool:
+        return True
 
     def resume(self) -> tuple[GameRecord, State] | None:
         return None

@@ -1,27 +1,34 @@
 """The durable journal: every applied action in SQLite before its effects play.
 
-Why and how: docs/ARCHITECTURE.md §5.
+Why and how: docs/ARCHITECTURE.md §5. One file, ``journal.sqlite3`` in the state directory,
+mode 0600: it holds every game's key and seed. WAL with ``synchronous=FULL`` makes each write
+one fsync'd transaction, so an action the table saw survives a power cut. The file itself
+(schema, migrations, the log's check and repair) is :mod:`companion.journal_file`; the hash
+chain is :mod:`companion.journal_chain`.
 
-One file, ``journal.sqlite3`` in the state directory, mode 0600: it holds every game's key and seed.
-WAL with ``synchronous=FULL`` makes each append one fsync'd transaction, so an action the
-table saw survives a power cut, and SQLite's own frame checksums drop a write the cut tore.
+- ``games``: one row per game (game key, seats, options, seed, the deal behind the seed:
+  ``deal_key``, the companion's key, and ``cut``, the players' presses; the commitment shown
+  at setup and the chain's seal). ``finished`` is NULL while the game may be resumed; a
+  finished game stays as it is, archived, for ``companion audit`` (``damage`` says why a
+  damaged game was given up). ``seen`` is the game clock's last known moment, written every
+  few seconds while a timer runs, so a restart gives back at most those seconds of sand.
+- ``entries``: the game's actions in order (``idx`` 0, 1, 2...), each with its chain link.
+  Undo deletes the tail.
 
-- ``games``: one row per game (game key, seats, options, seed, and the deal behind the seed:
-  ``deal_key``, the companion's key, and ``cut``, the players' presses). ``finished`` is NULL
-  while the game may be resumed; a finished game stays as it is, archived, for ``companion audit``.
-  ``seen`` is the game clock's last known moment, written every few seconds while a timer
-  runs, so a restart gives back at most those seconds of sand.
-- ``entries``: the game's actions in order (``idx`` 0, 1, 2...). Undo deletes the tail.
+Nothing here stops the table, and nothing is lost without the table being told:
 
-Resume replays the live game, cuts back to the last action that replays (and says so), then
-brings it to its last known moment and pauses it there; the pause is journaled like any
-other table action, so the next replay (an undo, another restart) lands in the same state.
-A file that is not a readable journal is moved aside and a fresh one started: a damaged
-journal costs the game in it, never the table.
+- resume checks the seed against its commitment, the entries against their chain, and
+  replays the longest whole prefix; whatever it cannot restore it announces on every seat
+  ("Last 3 actions lost", "Game lost: bad seed"), never a silent re-deal or a silent cut;
+- a file that is not a readable journal is moved aside whole and a fresh one started;
+- a write the disk refuses (full, failing) is held in memory, in order, with "Not saving:
+  disk full" on every seat; :meth:`SqliteJournal.catch_up` writes it all once the disk takes
+  it again ("Saving again"). A process that dies while behind leaves a mark, and the next
+  start says so.
 
 ``acks`` (optional) receives one line per durable write, after its commit: the crash tests
 use it to know which actions were acknowledged. It carries tags and digests keyed by the
-seed, never the seed or an action in the clear.
+seed, never the seed or an action in the clear; and ``notice TEXT`` for each notice.
 """
 
 from __future__ import annotations
@@ -32,63 +39,55 @@ import hashlib
 import hmac
 import json
 import logging
-import os
+import math
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from engine.api import State
 
+from . import journal_chain
+from .journal_file import (
+    Unreadable,
+    UnsavedMark,
+    check_wal,
+    connect,
+    copy_aside,
+    decode_options,
+    is_disk_full,
+    is_io_fault,
+    move_aside,
+    repair_wal,
+)
 from .record import GameRecord, JournaledAction
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3  # 2: games.deck_list; 3: games.deal_key and games.cut
-SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    game_key TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed BLOB NOT NULL,
-    deck_list TEXT,
-    deal_key BLOB NOT NULL,
-    cut TEXT NOT NULL,
-    seen REAL,
-    finished REAL
-);
-CREATE TABLE entries (
-    game INTEGER NOT NULL REFERENCES games(id),
-    idx INTEGER NOT NULL,
-    seat INTEGER,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    undoable INTEGER NOT NULL,
-    label TEXT NOT NULL,
-    PRIMARY KEY (game, idx)
-) WITHOUT ROWID;
-"""
-WAL_MAGIC = (0x377F0682, 0x377F0683)
-WAL_HEADER = 32
-WAL_FRAME_HEADER = 24
-CORRUPT_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
-
-
-class Unreadable(Exception):
-    """The file is not a journal this version can read (garbage, damage, another schema)."""
+# A write: statements inside one transaction, returning what to note once it committed.
+Write = Callable[[sqlite3.Connection], Callable[[], None]]
 
 
 class SqliteJournal:
-    """The Journal protocol on SQLite; also :meth:`remember` and :attr:`notices`."""
+    """The Journal protocol on SQLite."""
 
     def __init__(self, path: Path, *, acks: TextIO | None = None) -> None:
         self.path = Path(path)
         self.acks = acks
-        self.notices: list[str] = []  # short texts for every seat's screen after a start
-        self._game: int | None = None
+        self.notices: list[str] = []  # short texts for every seat (the app shows and clears)
         self._db: sqlite3.Connection | None = None
+        self._mark = UnsavedMark(self.path)
+        self._held: list[tuple[str, Write]] = []  # writes the disk refused, oldest first
+        self._fault: str | None = None  # why writes are held back, while they are
+        self._marked = False  # the unsaved mark is set
+        self._closed = False
+        self._live = False  # a game is open (begun or resumed, not finished), held or not
+        # The game as the file holds it: its row, its chain (start and links), its moment.
+        self._game: int | None = None
+        self._start = b""
+        self._links: list[bytes] = []
+        self._seen: float | None = None
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -100,122 +99,333 @@ class SqliteJournal:
         return self._db
 
     def _open(self) -> sqlite3.Connection:
-        torn = wal_is_torn(self.path)
+        unsaved = self._mark.read()
+        wal = check_wal(self.path)
+        try:
+            db = self._connect_checked(wal.lost)
+        except Unreadable as error:
+            move_aside(self.path, str(error))
+            self._tell("Bad journal set aside")
+            db = connect(self.path)
+        if unsaved:
+            log.error("journal %s: the last run ended with writes the disk had refused (%s); "
+                      "what was played after that is lost", self.path, unsaved)
+            self._tell("Unsaved actions lost")
+        elif wal.torn:
+            log.warning("journal %s: the last write was torn (a power cut mid-write); cut back "
+                        "to the last whole write", self.path)
+            self._tell("Torn write cut back")
+        self._mark.prepare()
+        return db
+
+    def _connect_checked(self, lost: int) -> sqlite3.Connection:
+        """Open the file; a log with a damaged frame is repaired first (a copy kept aside),
+        and when the repair does not read, SQLite's own cut is taken and announced."""
+        if not lost:
+            return connect(self.path)
+        aside = copy_aside(self.path, "damaged")
+        log.error("journal %s: its log has a damaged frame, and %d committed writes after it; "
+                  "a copy is kept as %s; repairing", self.path, lost, aside.name)
+        repair_wal(self.path)
         try:
             db = connect(self.path)
         except Unreadable as error:
-            self._move_aside(str(error))
+            log.error("journal %s: the repaired log does not read (%s): the %d writes after "
+                      "the damage are lost", self.path, error, lost)
+            Path(f"{self.path}-wal").write_bytes(Path(f"{aside}-wal").read_bytes())
+            with contextlib.suppress(FileNotFoundError):
+                Path(f"{self.path}-shm").unlink()
+            self._tell(f"Last {lost} saves lost")
             return connect(self.path)
-        if torn:
-            kept = db.execute("SELECT count(*) FROM entries").fetchone()[0]
-            log.warning("journal %s: the last write was torn (a power cut mid-write); cut back "
-                        "to the last whole action (%d actions kept)", self.path, kept)
-            self.notices.append("Torn write cut back")
+        self._tell("Journal damage found")
         return db
 
-    def _move_aside(self, reason: str) -> None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        for suffix in ("", "-wal"):
-            with contextlib.suppress(FileNotFoundError):
-                os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(f"{self.path}-shm")
-        log.error("journal %s cannot be read (%s): moved aside to %s; starting a fresh journal "
-                  "(the game in it is lost, the table starts in the lobby)", self.path, reason,
-                  aside.name)
-        self.notices.append("Bad journal set aside")
+    # --- writing, or holding writes back -------------------------------------------------------
+
+    @property
+    def behind(self) -> bool:
+        """Writes are waiting for the disk: the app calls :meth:`catch_up` every few seconds."""
+        return bool(self._held)
+
+    def _write(self, kind: str, write: Write) -> None:
+        if kind == "remember" and self._held and self._held[-1][0] == "remember":
+            self._held[-1] = (kind, write)  # only the newest moment matters
+        else:
+            self._held.append((kind, write))
+        self.catch_up()
+
+    def catch_up(self) -> bool:
+        """Write what is held, in order; True once nothing waits."""
+        while self._held:
+            try:
+                db = self.db
+                noted = self._transaction(db, self._held[0][1])
+            except (sqlite3.Error, OSError) as error:
+                self._refused(error)
+                return False
+            self._held.pop(0)
+            noted()
+        if self._fault is not None:
+            log.warning("journal %s: the disk takes writes again; every held write is saved",
+                        self.path)
+            self._fault = None
+            self._tell("Saving again")
+        if self._marked:
+            self._mark.set("")
+            self._marked = False
+        return True
+
+    @staticmethod
+    def _transaction(db: sqlite3.Connection, write: Write) -> Callable[[], None]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            noted = write(db)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
+        return noted
+
+    def _refused(self, error: BaseException) -> None:
+        """The disk refused a write: keep it, tell the table once, keep playing."""
+        if self._held and not self._marked:
+            where = f"game {self._game} entry {len(self._links)}" if self._game else "no game"
+            self._mark.set(f"behind since {where} ({type(error).__name__}: {error})"[:200])
+            self._marked = True
+        if self._fault is not None:
+            return
+        self._fault = "disk full" if is_disk_full(error) else (
+            "I/O error" if is_io_fault(error) else "journal error")
+        log.error("journal %s: cannot save (%s: %s); the game goes on, held in memory, and is "
+                  "saved when the disk takes writes again", self.path, type(error).__name__,
+                  error)
+        self._tell(f"Not saving: {self._fault}")
 
     # --- the Journal protocol ------------------------------------------------------------------
 
     def begin(self, record: GameRecord) -> None:
         """A new game; any game still open (``Play again``) is archived first."""
-        with self._transaction():
-            self._archive_open_games()
-            cursor = self.db.execute(
-                "INSERT INTO games (game_key, seats, options, seed, deck_list, deal_key, cut) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (record.game_key, ",".join(map(str, record.seats)),
-                 json.dumps(record.options, sort_keys=True), record.seed,
-                 None if record.deck_list is None else json.dumps(record.deck_list),
-                 record.key, record.cut),
-            )
-        self._game = cursor.lastrowid
-        self._ack("begin", self._game)
+        shown = journal_chain.shown_commitment(record.seed, record.key)
+        row = (record.game_key, ",".join(map(str, record.seats)),
+               json.dumps(record.options, sort_keys=True), record.seed, shown,
+               None if record.deck_list is None else json.dumps(record.deck_list),
+               record.key, record.cut)
+        start = journal_chain.genesis(row[0], row[1], row[2], shown, row[5])
+
+        def write(db: sqlite3.Connection) -> Callable[[], None]:
+            db.execute("UPDATE games SET finished = ? WHERE finished IS NULL", (time.time(),))
+            cursor = db.execute(
+                "INSERT INTO games (game_key, seats, options, seed, commitment, deck_list, "
+                "deal_key, cut, length, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                (*row, journal_chain.seal(start, 0, None)))
+
+            def noted() -> None:
+                self._game, self._start, self._links, self._seen = (
+                    cursor.lastrowid, start, [], None)
+                self._ack("begin", self._game)
+            return noted
+
+        self._live = True
+        self._write("begin", write)
 
     def append(self, record: GameRecord, entry: JournaledAction) -> None:
-        """``entry`` is the newest of ``record.entries``; committed (fsync'd) on return."""
-        if self._game is None:
+        """``entry`` is the newest of ``record.entries``; committed (fsync'd) on return, or
+        held until the disk takes it."""
+        if not self._live:
             raise RuntimeError("journal: append before begin or resume")
         index = len(record.entries) - 1
-        self.db.execute(
-            "INSERT INTO entries (game, idx, seat, action, at, undoable, label) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (self._game, index, entry.seat, entry.action, entry.at, int(entry.undoable),
-             entry.label),
-        )
-        self._ack("append", self._game, index, entry_tag(record.seed, index, entry),
-                  int(entry.undoable))
+        tag = entry_tag(record.seed, index, entry)
+
+        def write(db: sqlite3.Connection) -> Callable[[], None]:
+            link = journal_chain.link(self._head(index), index, entry)
+            db.execute(
+                "INSERT INTO entries (game, idx, seat, action, at, undoable, label, link) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (self._game, index, entry.seat, entry.action, entry.at, int(entry.undoable),
+                 entry.label, link))
+            self._update_seal(db, link, index + 1, self._seen)
+
+            def noted() -> None:
+                del self._links[index:]
+                self._links.append(link)
+                self._ack("append", self._game, index, tag, int(entry.undoable))
+            return noted
+
+        self._write("append", write)
 
     def truncate(self, record: GameRecord, length: int) -> None:
-        self.db.execute("DELETE FROM entries WHERE game = ? AND idx >= ?", (self._game, length))
-        self._ack("truncate", self._game, length)
+        def write(db: sqlite3.Connection) -> Callable[[], None]:
+            db.execute("DELETE FROM entries WHERE game = ? AND idx >= ?", (self._game, length))
+            self._update_seal(db, self._head(length), length, self._seen)
 
-    def finish(self, record: GameRecord) -> None:
-        if self._game is None:
+            def noted() -> None:
+                del self._links[length:]
+                self._ack("truncate", self._game, length)
+            return noted
+
+        self._write("truncate", write)
+
+    def finish(self, record: GameRecord, damage: str | None = None) -> None:
+        """Archive the game; ``damage`` says why a game that could not be restored was."""
+        if not self._live:
             return
-        self.db.execute("UPDATE games SET finished = ? WHERE id = ?", (time.time(), self._game))
-        self._ack("finish", self._game)
-        self._game = None
+
+        def write(db: sqlite3.Connection) -> Callable[[], None]:
+            db.execute("UPDATE games SET finished = ?, damage = ? WHERE id = ?",
+                       (time.time(), damage, self._game))
+
+            def noted() -> None:
+                self._ack("finish", self._game)
+                self._game = None
+            return noted
+
+        self._live = False
+        self._write("finish", write)
 
     def remember(self, record: GameRecord, at: float) -> None:
         """The game clock reached ``at`` with a timer running: a restart resumes from here."""
-        if self._game is not None:
-            self.db.execute("UPDATE games SET seen = ? WHERE id = ?", (at, self._game))
+        if self._live:
+            self._reseal(at)
+
+    def _reseal(self, at: float | None) -> None:
+        """Write the game's moment (None: its last action's) and the seal that covers it."""
+        def write(db: sqlite3.Connection) -> Callable[[], None]:
+            length = len(self._links)
+            self._update_seal(db, self._head(length), length, at, moment=True)
+
+            def noted() -> None:
+                self._seen = at
+            return noted
+
+        self._write("remember", write)
 
     def close(self) -> None:
+        """The last try at what is held, then the file is closed; once (the app and its
+        caller may both close: a second close must not open the file again)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._held and self.catch_up() is False:
+            log.error("journal %s: stopping with %d writes the disk would not take; the next "
+                      "start says so", self.path, len(self._held))
+        self._disconnect()
+
+    def _disconnect(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
 
+    def _head(self, length: int) -> bytes:
+        """The chain's link after ``length`` entries (the start for none)."""
+        return self._links[length - 1] if length else self._start
+
+    def _update_seal(self, db: sqlite3.Connection, head: bytes, length: int,
+                     seen: float | None, *, moment: bool = False) -> None:
+        seal = journal_chain.seal(head, length, seen)
+        if moment:
+            db.execute("UPDATE games SET seen = ?, seal = ? WHERE id = ?",
+                       (seen, seal, self._game))
+        else:
+            db.execute("UPDATE games SET length = ?, seal = ? WHERE id = ?",
+                       (length, seal, self._game))
+
     # --- resume --------------------------------------------------------------------------------
 
     def resume(self) -> tuple[GameRecord, State] | None:
-        """The open game replayed and paused at its last known moment, or None.
+        """The open game, checked, replayed and paused at its last known moment, or None.
 
         A game that has ended (its time ran out while the table was off, say) comes back
         terminal and unpaused: the app archives it and opens the lobby.
         """
-        row = self.db.execute(
-            "SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, seen FROM games "
-            "WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
+        try:
+            found = self._read_open_game()
+        except (sqlite3.Error, OSError) as error:
+            if is_io_fault(error):
+                self._refused(error)  # the file cannot be read now: the lobby, and say why
+            else:  # quick_check passed, yet a page does not read: the file goes, not the table
+                self._disconnect()
+                move_aside(self.path, f"{type(error).__name__}: {error}")
+                self._tell("Bad journal set aside")
+                self._live, self._game = False, None
             return None
-        game_id, key, seats, options, seed, deck_list, deal_key, cut, seen = row
-        self._game = game_id
-        record = GameRecord(key, tuple(int(s) for s in seats.split(",")), json.loads(options),
-                            seed, self._entries(game_id),
-                            None if deck_list is None else tuple(json.loads(deck_list)),
-                            deal_key, cut)
+        if found is None:
+            return None
+        record, seen = found
         state = self._replay_whole_actions(record)
         if state is None:
             return None
-        self._ack("resume", game_id, len(record.entries), state_digest(state))
+        self._ack("resume", self._game, len(record.entries), state_digest(state))
         self._pause_at_last_moment(record, state, seen)
         return record, state
 
-    def _entries(self, game_id: int) -> list[JournaledAction]:
-        """The entries in order, up to the first gap (a gap would make the rest meaningless)."""
-        entries = []
-        for index, seat, action, at, undoable, label in self.db.execute(
-            "SELECT idx, seat, action, at, undoable, label FROM entries WHERE game = ? "
+    def _read_open_game(self) -> tuple[GameRecord, float | None] | None:
+        """The newest open game, with as much of its history as its chain vouches for."""
+        row = self.db.execute(
+            "SELECT id, game_key, seats, options, seed, commitment, deck_list, deal_key, cut, "
+            "seen, length, seal FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        (game_id, key, seats, options, seed, shown, deck_list, deal_key, cut, seen, length,
+         seal) = row
+        self._game, self._live = game_id, True
+        self._start = journal_chain.genesis(str(key), str(seats), str(options), str(shown),
+                                            deck_list)
+        rows = self._entry_rows(game_id)
+        verdict = journal_chain.verify(self._start, rows, length, seen, seal)
+        self._links = [link for _, _, link in rows[: verdict.kept]]
+        if not journal_chain.seed_vouched_for(seed, deal_key, cut, shown):
+            return self._give_up(game_id, "its key, cut and seed do not match the commitment "
+                                 "shown at setup", "Game lost: bad seed")
+        if verdict.setup_damaged:
+            return self._give_up(game_id, "its setup or first action is damaged",
+                                 "Last game unreadable")
+        try:
+            record = GameRecord(key, tuple(int(s) for s in seats.split(",")),
+                                decode_options(options), seed,
+                                [entry for _, entry, _ in rows[: verdict.kept]],
+                                None if deck_list is None else tuple(json.loads(deck_list)),
+                                deal_key, cut)
+        except (ValueError, TypeError, AttributeError):
+            return self._give_up(game_id, "its row does not decode", "Last game unreadable")
+        if verdict.lost:
+            log.error("journal: game %d: the last %d actions are damaged or missing; cut back "
+                      "to %d", game_id, verdict.lost, verdict.kept)
+            self._tell(f"Last {verdict.lost} actions lost" if verdict.lost > 1
+                       else "Last action lost")
+        self._seen = seen
+        if verdict.moment_damaged or not _plausible(seen, record.entries):
+            log.error("journal: game %d: its remembered moment is damaged; resuming at its "
+                      "last action", game_id)
+            self._tell("Back to last action")
+            self._seen = seen = None
+            self._reseal(None)
+        if verdict.lost or len(rows) > verdict.kept:
+            self.truncate(record, verdict.kept)
+        return record, seen
+
+    def _entry_rows(self, game_id: int) -> list[tuple[int, JournaledAction, bytes | None]]:
+        rows = []
+        for index, seat, action, at, undoable, label, link in self.db.execute(
+            "SELECT idx, seat, action, at, undoable, label, link FROM entries WHERE game = ? "
             "ORDER BY idx", (game_id,)
         ):
-            if index != len(entries):
-                break
-            entries.append(JournaledAction(seat, action, at, bool(undoable), label))
-        return entries
+            try:
+                entry = JournaledAction(seat, str(action), float(at), bool(undoable), str(label))
+            except (TypeError, ValueError):
+                break  # a damaged row: the chain ends before it
+            rows.append((index, entry, link))
+        return rows
+
+    def _give_up(self, game_id: int, why: str, notice: str) -> None:
+        """Archive a game that cannot be restored as it was, and say so: never a re-deal."""
+        log.error("journal: game %d cannot be resumed: %s; archived", game_id, why)
+        self._tell(notice)
+        self._game = game_id
+        self.finish(GameRecord("", (), {}, b""), damage=why)
+        return None
 
     def _replay_whole_actions(self, record: GameRecord) -> State | None:
         """Replay the longest prefix of the entries that replays; cut the rest off for good.
@@ -228,13 +438,13 @@ class SqliteJournal:
         if state is None:
             log.error("journal: game %d (%s) cannot be set up again (%s); archived",
                       self._game, record.game_key, failure)
-            self.notices.append("Last game unreadable")
-            self.finish(record)
+            self._tell("Last game unreadable")
+            self.finish(record, damage=f"it does not set up ({failure})")
             return None
         if count < len(record.entries):
             log.warning("journal: action %d of game %d does not replay (%s); cut back to %d "
                         "actions", count + 1, self._game, failure, count)
-            self.notices.append(f"Cut back to action {count}"[:21])
+            self._tell(f"Cut back to action {count}"[:21])
             del record.entries[count:]
             self.truncate(record, count)
         return state
@@ -258,18 +468,11 @@ class SqliteJournal:
 
     # --- helpers -------------------------------------------------------------------------------
 
-    def _archive_open_games(self) -> None:
-        self.db.execute("UPDATE games SET finished = ? WHERE finished IS NULL", (time.time(),))
-
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+    def _tell(self, notice: str) -> None:
+        """A notice for every seat; the ack stream hears it too (a supervisor, the fault
+        bench: what the table was told)."""
+        self.notices.append(notice)
+        self._ack("notice", notice)
 
     def _ack(self, *fields: object) -> None:
         if self.acks is not None:
@@ -281,6 +484,14 @@ class SqliteJournal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _plausible(seen: float | None, entries: list[JournaledAction]) -> bool:
+    """A remembered moment is a finite time no earlier than the last action."""
+    if seen is None:
+        return True
+    return isinstance(seen, float) and math.isfinite(seen) and \
+        all(entry.at <= seen for entry in entries[-1:])
 
 
 def longest_replay(record: GameRecord) -> tuple[int, State | None, str]:
@@ -302,69 +513,6 @@ def longest_replay(record: GameRecord) -> tuple[int, State | None, str]:
             failure = type(error).__name__
             high = middle - 1
     return (*best, failure)
-
-
-# --- the file ----------------------------------------------------------------------------------
-
-
-def connect(path: Path) -> sqlite3.Connection:
-    """Open (or create) the journal: 0600, WAL, synchronous=FULL, checked, with its schema.
-
-    Raises :class:`Unreadable` for a file that is damaged or not ours to read; other errors
-    (permissions, a full disk) propagate, since moving the file aside would not help.
-    """
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
-    os.chmod(path, 0o600)  # an older file, or one a person copied in, is tightened too
-    db = sqlite3.connect(path, isolation_level=None)  # autocommit: one write, one transaction
-    try:
-        _configure(db)
-    except sqlite3.DatabaseError as error:
-        db.close()
-        if isinstance(error, sqlite3.OperationalError) or \
-                getattr(error, "sqlite_errorcode", None) not in CORRUPT_CODES:
-            raise
-        raise Unreadable(str(error)) from None
-    except Unreadable:
-        db.close()
-        raise
-    return db
-
-
-def _configure(db: sqlite3.Connection) -> None:
-    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-    if mode != "wal":
-        raise Unreadable(f"journal mode {mode}, not WAL")
-    db.execute("PRAGMA synchronous=FULL")
-    check = db.execute("PRAGMA quick_check").fetchone()[0]
-    if check != "ok":
-        raise Unreadable(f"quick_check: {check}")
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-    if version == 0 and tables == 0:
-        db.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-    elif version != SCHEMA_VERSION:
-        raise Unreadable(f"schema version {version}, this companion reads {SCHEMA_VERSION}")
-
-
-def wal_is_torn(path: Path) -> bool:
-    """Whether the write-ahead log ends in a part-written frame (a cut mid-write).
-
-    SQLite ignores such a frame on recovery; this only lets the table be told. A log is a
-    32-byte header then frames of 24 bytes plus one page each.
-    """
-    wal = Path(f"{path}-wal")
-    try:
-        size = wal.stat().st_size
-        with wal.open("rb") as file:
-            header = file.read(WAL_HEADER)
-    except FileNotFoundError:
-        return False
-    if size == 0:
-        return False
-    if len(header) < WAL_HEADER or int.from_bytes(header[:4], "big") not in WAL_MAGIC:
-        return True
-    page_size = int.from_bytes(header[8:12], "big")
-    return (size - WAL_HEADER) % (WAL_FRAME_HEADER + page_size) != 0
 
 
 # --- tags and digests for the ack stream -------------------------------------------------------

@@ -15,6 +15,7 @@ from engine import registry
 from engine.api import Action, Game, Option, SeatView
 from engine.exc import IllegalAction
 
+from .cue_menu import CueMenu
 from .memory import TableMemory
 
 NARRATED, SILENT = "narrated", "silent"  # an option with both: narration spoken or not
@@ -41,6 +42,7 @@ class Lobby:
     message: str = ""
     memory: TableMemory = field(default_factory=TableMemory)
     has_speaker: bool = True  # without one, narration is text on screens nobody may read
+    cues: CueMenu = field(default_factory=CueMenu)  # the settings each seat is offered
 
     @classmethod
     def prepared(
@@ -58,7 +60,7 @@ class Lobby:
     def fresh(self) -> Lobby:
         """A new lobby at the same table, with the same seats joined (after a game)."""
         return Lobby(self.table_seats, joined=list(self.joined), memory=self.memory,
-                     has_speaker=self.has_speaker)
+                     has_speaker=self.has_speaker, cues=self.cues)
 
     # --- the state-like interface ----------------------------------------------------------
 
@@ -71,9 +73,8 @@ class Lobby:
         if self.host is None:
             if seat not in self.joined:
                 return [Action("join", "Join")]
-            vibration = self.memory.cue(seat, "vibration")
             return [Action("menu", "Choose game"), Action("leave", "Leave"),
-                    Action("cue:vibration", f"Vibrate: {vibration}", repeat=True)]
+                    *self.cues.actions(self.memory, seat)]
         if seat != self.host:
             return []
         if self.game is None:

@@ -20,6 +20,7 @@ from .sdnotify import Notifier
 from .session import Session
 
 REMEMBER_EVERY = 5.0  # while a timer runs: the most sand a crash can give back, in seconds
+RETRY_EVERY = 2.0  # while the disk refuses writes: how often the journal tries again
 
 
 class Steps(Protocol):
@@ -43,6 +44,7 @@ class Loop:
         self.reload_requested = False
         self._ping_at: float | None = None
         self._remember_at: float | None = None
+        self._retry_at: float | None = None
 
     def run(self, table: Steps, events: queue.Queue | queue.SimpleQueue,
             on_ready: Callable[[], None] | None = None) -> None:
@@ -73,10 +75,12 @@ class Loop:
             self.reload_requested = True
 
     def next_deadline(self) -> float | None:
-        return min((m for m in (self._ping_at, self._remember_at) if m is not None), default=None)
+        moments = (self._ping_at, self._remember_at, self._retry_at)
+        return min((m for m in moments if m is not None), default=None)
 
     def keep_alive(self, now: float) -> None:
-        """Ping the watchdog when due, and journal the game's moment while a timer runs."""
+        """Ping the watchdog when due, journal the game's moment while a timer runs, and
+        have the journal try again while the disk refuses its writes."""
         every = self.notifier.watchdog_every
         if every is not None and (self._ping_at is None or now >= self._ping_at):
             self.notifier.watchdog()
@@ -88,3 +92,15 @@ class Loop:
         elif now >= self._remember_at:
             self.session.remember(now)
             self._remember_at = now + REMEMBER_EVERY
+        self._retry_journal(now)
+
+    def _retry_journal(self, now: float) -> None:
+        """The game goes on while nothing is saved; saving resumes by itself once there is
+        room, every few seconds, press or no press."""
+        journal = self.session.journal
+        if not journal.behind:
+            self._retry_at = None
+        elif self._retry_at is None:
+            self._retry_at = now + RETRY_EVERY
+        elif now >= self._retry_at:
+            self._retry_at = None if journal.catch_up() else now + RETRY_EVERY

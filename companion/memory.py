@@ -1,4 +1,5 @@
-"""What a table remembers between games: card values, each game's options, each seat's cues.
+"""What a table remembers between games: card values, each game's options, each seat's cues
+and the table's volume.
 
 A table enters the card values the rulebooks leave out once (docs/table-memory.md); the next
 game of the same game gets them as known values (:mod:`engine.known`) and does not ask
@@ -25,7 +26,11 @@ log = logging.getLogger(__name__)
 
 VERSION = 1
 MAX_BYTES = 256 * 1024  # a few dozen values and options: anything bigger is not ours
-CUES = {"vibration": ("on", "off")}  # a seat's own cues: name -> its choices, default first
+LEVELS = ("high", "low", "off")
+SEAT_CUES = {"vibration": ("on", "off"), "volume": LEVELS}  # name -> choices, default first
+TABLE_CUES = {"table-volume": LEVELS}  # the shared buzzer and speaker: any seat sets them
+CUES = SEAT_CUES | TABLE_CUES
+VOLUMES = {"high": 1.0, "low": 0.2, "off": 0.0}  # what each level asks of an output
 
 
 class TableMemory:
@@ -36,6 +41,7 @@ class TableMemory:
         self.values: dict[str, dict[str, int | None]] = {}
         self.options: dict[str, dict[str, str]] = {}
         self.seats: dict[int, dict[str, str]] = {}
+        self.table: dict[str, str] = {}  # the table's own cues (TABLE_CUES)
         self.recent: list[str] = []  # game keys, the last one played first
         self.problem = ""  # why the file was ignored, for the table to be told
         if path is not None:
@@ -68,19 +74,28 @@ class TableMemory:
         self.options[game_key], self.recent = dict(options), recent
         self._save()
 
-    # --- a seat's cues -------------------------------------------------------------------------
+    # --- cues: a seat's own, and the table's that any seat sets ---------------------------------
 
-    def cue(self, seat: int, name: str) -> str:
-        value = self.seats.get(seat, {}).get(name)
+    def cue(self, seat: int | None, name: str) -> str:
+        """A setting: the seat's own, or the table's for a TABLE_CUES name (``seat`` None)."""
+        kept = self.table if name in TABLE_CUES else self.seats.get(seat or 0, {})
+        value = kept.get(name)
         return value if value in CUES[name] else CUES[name][0]
 
     def next_cue(self, seat: int, name: str) -> str:
-        """Turn the seat's setting to its next choice; returns the new value."""
+        """Turn the setting (the seat's, or the table's for a TABLE_CUES name) to its next
+        choice; returns the new value."""
         choices = CUES[name]
         value = choices[(choices.index(self.cue(seat, name)) + 1) % len(choices)]
-        self.seats.setdefault(seat, {})[name] = value
+        kept = self.table if name in TABLE_CUES else self.seats.setdefault(seat, {})
+        kept[name] = value
         self._save()
         return value
+
+    def volume(self, seat: int | None) -> float:
+        """How loud a seat's own piezo plays; ``seat`` None: the shared buzzer and speaker."""
+        return VOLUMES[self.cue(None, "table-volume") if seat is None
+                       else self.cue(seat, "volume")]
 
     # --- the file ------------------------------------------------------------------------------
 
@@ -100,6 +115,7 @@ class TableMemory:
             self._read(json.loads(raw.decode("utf-8")))
         except (ValueError, TypeError, AttributeError) as error:
             self.values, self.options, self.seats, self.recent = {}, {}, {}, []
+            self.table = {}
             self._ignore(f"it is damaged ({error})")
 
     def _read(self, data: Any) -> None:
@@ -112,6 +128,7 @@ class TableMemory:
         self.seats = {int(seat): {str(k): str(v) for k, v in cues.items()}
                       for seat, cues in data.get("seats", {}).items()}
         self.recent = [str(key) for key in data.get("recent", [])]
+        self.table = {str(k): str(v) for k, v in data.get("table", {}).items()}
 
     def _ignore(self, why: str) -> None:
         self.problem = "Table memory damaged"
@@ -121,7 +138,7 @@ class TableMemory:
         if self.path is None:
             return
         data = {"version": VERSION, "recent": self.recent, "values": self.values,
-                "options": self.options,
+                "options": self.options, "table": self.table,
                 "seats": {str(seat): cues for seat, cues in sorted(self.seats.items())}}
         text = json.dumps(data, indent=2, sort_keys=True) + "\n"
         try:

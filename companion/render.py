@@ -33,6 +33,20 @@ SEALED_ROWS = 3  # body rows of a sealed face: a secret is shown in pages of thi
 SEALED_TOPS = (TITLE_BOTTOM + 2, TITLE_BOTTOM + 13, TITLE_BOTTOM + 24)
 LEADER_STEP = 3  # one dot every 3 columns: reads as "nothing more on this row"
 LEADER_DROP = 8  # the leader's row below a row's top: the font's baseline
+NOTICE_LINES, NOTICE_PITCH = 4, 10  # a notice: at most four lines, 10 px apart, over the body
+BIG_BOTTOM, BANNER_BOTTOM, SAND_BOTTOM = 39, 40, 24  # the last pixel rows they ink
+INK_TOP, INK_BOTTOM = 2, 10  # the small font's ink, in rows below where a line is drawn
+
+
+@dataclass(frozen=True)
+class Part:
+    """One thing drawn in the body: a ``kind`` ("banner", "big", "sand", "line"), its text,
+    where it is drawn and the last pixel row it inks."""
+
+    kind: str
+    text: str
+    top: int
+    bottom: int
 
 
 @dataclass(frozen=True)
@@ -45,8 +59,10 @@ class Face:
     lines: tuple[str, ...] = ()
     banner: str | None = None
     sand: float | None = None  # 0..1 for the hourglass bar, None when not drawn
-    bar: str = ""  # the bottom bar: the highlighted action or a notice
+    bar: str = ""  # the bottom bar: the highlighted action
     bar_right: str = ""  # e.g. "2/5": more actions behind PEEK taps
+    inverted_bar: bool = False  # lit: the list is new in shape, the highlight on its first
+    notice: tuple[str, ...] = ()  # a notice's lines: the whole body, until it is read
     sealed: bool = False  # a private face: drawn as a sealed card (see the module's note)
 
     def body(self) -> tuple[str | None, str | None, tuple[str, ...]]:
@@ -61,11 +77,38 @@ class Face:
             return None, None, self.lines[:2]
         return None, None, self.lines[:3]
 
-    def text(self) -> str:
-        """All the words drawn on the screen, one item per line: what table scripts match."""
+    def parts(self) -> list[Part]:
+        """The body as it is drawn, top to bottom, without what a notice covers: a notice
+        of n lines is a panel rising n lines from the action bar, so a one-line notice
+        leaves the big digits and the first lines in view."""
         banner, big, lines = self.body()
-        parts = [self.title, banner or "", big or "", *lines, self.bar]
-        return "\n".join(p for p in parts if p)
+        parts, top = [], TITLE_BOTTOM + 2
+        if banner:
+            parts.append(Part("banner", banner, TITLE_BOTTOM + 1, BANNER_BOTTOM))
+            top = 42
+        elif big:
+            parts.append(Part("big", big, BIG_TOP, BIG_BOTTOM))
+            top = 42
+        elif self.sand is not None:
+            parts.append(Part("sand", "", 14, SAND_BOTTOM))
+            top = 27
+        parts += [Part("line", line, top + 11 * i, top + 11 * i + INK_BOTTOM)
+                  for i, line in enumerate(lines)]
+        if not self.notice:
+            return parts
+        return [part for part in parts if part.bottom < notice_top(len(self.notice)) - 1]
+
+    def text(self) -> str:
+        """All the words drawn on the screen, one item per line (a notice is one item, its
+        lines joined again): what table scripts match."""
+        words = [self.title, *(part.text for part in self.parts()), " ".join(self.notice),
+                 self.bar]
+        return "\n".join(w for w in words if w)
+
+
+def notice_top(lines: int) -> int:
+    """The first pixel row of a notice's panel of ``lines`` lines (four: the whole body)."""
+    return BAR_TOP - 1 - NOTICE_PITCH * min(lines, NOTICE_LINES)
 
 
 @cache
@@ -90,18 +133,17 @@ def draw_face(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> N
         _draw_sealed(draw, face, size)
         return
     _draw_title(draw, face, width)
-    banner, big, lines = face.body()
-    if banner:
-        _draw_banner(draw, banner, width)
-        _draw_lines(draw, lines, top=42)
-    elif big:
-        _draw_big(draw, big, width)
-        _draw_lines(draw, lines, top=42)
-    elif face.sand is not None:
-        _draw_sand(draw, face.sand, width)
-        _draw_lines(draw, lines, top=27)
-    else:
-        _draw_lines(draw, lines, top=TITLE_BOTTOM + 2)
+    for part in face.parts():
+        if part.kind == "banner":
+            _draw_banner(draw, part.text, width)
+        elif part.kind == "big":
+            _draw_big(draw, part.text, width)
+        elif part.kind == "sand":
+            _draw_sand(draw, face.sand or 0.0, width)
+        else:
+            _text(draw, (1, part.top), fit(part.text))
+    if face.notice:
+        _draw_notice(draw, face.notice, width)
     _draw_bar(draw, face, width)
 
 
@@ -161,9 +203,13 @@ def _draw_title(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
         draw.line((0, TITLE_BOTTOM - 1, width - 1, TITLE_BOTTOM - 1), fill=1)
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], top: int) -> None:
-    for index, line in enumerate(lines):
-        _text(draw, (1, top + 11 * index), fit(line))
+def _draw_notice(draw: ImageDraw.ImageDraw, lines: tuple[str, ...], width: int) -> None:
+    """A lit panel rising from the action bar: four lines at a 10-pixel pitch fill the body
+    (the font's ink is 9 pixels tall), a dark row still parting it from the title."""
+    top = notice_top(len(lines))
+    draw.rectangle((0, top, width - 1, BAR_TOP - 2), fill=1)
+    for index, line in enumerate(lines[:NOTICE_LINES]):
+        _text(draw, (1, top + NOTICE_PITCH * index - INK_TOP + 1), fit(line), fill=0)
 
 
 def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
@@ -224,9 +270,13 @@ def _draw_sand(draw: ImageDraw.ImageDraw, sand: float, width: int) -> None:
 def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
     if not face.bar and not face.bar_right:
         return
-    draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
+    ink = 0 if face.inverted_bar else 1
+    if face.inverted_bar:
+        draw.rectangle((0, BAR_TOP - 1, width - 1, HEIGHT - 1), fill=1)
+    else:
+        draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
     right_chars = len(face.bar_right) + 1 if face.bar_right else 0
-    _text(draw, (1, BAR_TOP), fit(face.bar, width=LINE - right_chars))
+    _text(draw, (1, BAR_TOP), fit(face.bar, width=LINE - right_chars), fill=ink)
     if face.bar_right:
         x = width - 1 - 6 * len(face.bar_right)
-        _text(draw, (x, BAR_TOP), face.bar_right)
+        _text(draw, (x, BAR_TOP), face.bar_right, fill=ink)

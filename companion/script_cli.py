@@ -73,7 +73,7 @@ def run_script_file(path: str) -> int:
     try:
         _, count = run_script(text, file.stem)
     except ScriptError as error:
-        raise ScriptFailed(f"{file.name} {error}") from None
+        raise ScriptFailed(f"{file}:{error.line}: {error.message}") from None
     print(f"{file.name}: ok, {count} commands")
     return 0
 
@@ -90,7 +90,7 @@ def _count(setting: Command | None) -> int:
 def _one_button(setting: Command | None) -> list[int]:
     if setting is None:
         return []
-    if not all(arg.isdigit() for arg in setting.args):
+    if not all(arg.isascii() and arg.isdigit() for arg in setting.args):
         raise ScriptError(setting.line, "one-button: list seat numbers, e.g. one-button 2 3")
     return [int(arg) for arg in setting.args]
 

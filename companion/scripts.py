@@ -8,6 +8,7 @@ names the script line.
 
 from __future__ import annotations
 
+import inspect
 import re
 import shlex
 from collections.abc import Callable
@@ -29,6 +30,7 @@ class ScriptError(Exception):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(f"line {line}: {message}")
         self.line = line
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -99,8 +101,14 @@ class ScriptRunner:
 
     def run(self, commands: list[Command]) -> int:
         for command in commands:
+            verb = getattr(self, "_" + command.verb.replace("-", "_"))
             try:
-                getattr(self, "_" + command.verb.replace("-", "_"))(*command.args)
+                inspect.signature(verb).bind(*command.args)
+            except TypeError:
+                raise ScriptError(command.line, f"'{command.verb}' takes other words: write "
+                                  f"{USAGE[command.verb]}") from None
+            try:
+                verb(*command.args)
             except ScriptError:
                 raise
             except (ValueError, KeyError, TypeError, AssertionError) as error:
@@ -129,8 +137,20 @@ class ScriptRunner:
 
     # --- buttons -------------------------------------------------------------------------------
 
+    def _seat(self, text: str) -> int:
+        """A seat number this table has, or what to write instead."""
+        seats = self.app.seat_numbers
+        try:
+            number = int(text)
+        except ValueError:
+            number = None
+        if number not in seats:
+            raise ValueError(f"'{text}' is not a seat at this table: write a number from "
+                             f"{seats[0]} to {seats[-1]}")
+        return number
+
     def _set(self, seat: str, button: str, pressed: bool) -> None:
-        self.drive(_seat(seat), _button(button), pressed)
+        self.drive(self._seat(seat), _button(button), pressed)
         self.pump()
 
     def _press(self, seat: str, button: str) -> None:
@@ -176,7 +196,7 @@ class ScriptRunner:
 
     def _choose(self, seat: str, label: str) -> None:
         """Tap PEEK until the bar offers ``label``, then ACT."""
-        number = _seat(seat)
+        number = self._seat(seat)
         actions = self.app.actions(number)
         labels = [a.label for a in actions]
         matches = [a for a in actions if a.label.lower().startswith(label.lower())]
@@ -217,12 +237,13 @@ class ScriptRunner:
         if not args:
             raise Expectation("expect what?")
         head, rest = args[0].lower(), args[1:]
-        if head == "tune":
-            self._expect_tune(*rest)
-        elif head == "over":
-            self._expect_over(*rest)
-        elif head == "offline":
-            self._expect_offline(*rest)
+        if head in EXPECT_USAGE:
+            check = getattr(self, f"_expect_{head}")
+            try:
+                inspect.signature(check).bind(*rest)
+            except TypeError:
+                raise ValueError(f"write {EXPECT_USAGE[head]}") from None
+            check(*rest)
         elif head in ("presses", "time"):
             self._expect_at_most(head, *rest)
         elif head == "public":
@@ -231,7 +252,7 @@ class ScriptRunner:
             for number in self.app.state.seats if self.app.state else self.app.seat_numbers:
                 self._expect_text(f"seat {number}", self._seat_text(number), *rest)
         else:
-            number = _seat(head)
+            number = self._seat(head)
             self._expect_text(f"seat {number}", self._seat_text(number), *rest)
 
     def _seat_text(self, number: int) -> str:
@@ -270,44 +291,58 @@ class ScriptRunner:
         if len(args) != 3 or [a.lower() for a in args[:2]] != ["at", "most"]:
             raise Expectation(f"write: expect {what} at most N")
         if what == "presses":
-            limit, used, unit = float(int(args[2])), float(self.presses), " presses"
+            if not (args[2].isascii() and args[2].isdigit()):
+                raise Expectation("write: expect presses at most N, N a whole number")
+            limit, used, unit = float(args[2]), float(self.presses), " presses"
         else:
             limit, used, unit = parse_duration(args[2]), self.clock.now - self.counted_from, " s"
         if used > limit:
             raise Expectation(f"{used:g}{unit} since count, more than {args[2]}")
 
     def _expect_offline(self, seat: str) -> None:
-        if self.app.links.is_up(_seat(seat)):
+        if self.app.links.is_up(self._seat(seat)):
             raise Expectation(f"seat {seat} is not offline")
 
     def _unplug(self, seat: str) -> None:
         if self.unplug is None:
             raise Expectation("this table cannot unplug displays")
-        self.unplug(_seat(seat), True)
+        self.unplug(self._seat(seat), True)
 
     def _replug(self, seat: str) -> None:
         if self.unplug is None:
             raise Expectation("this table cannot unplug displays")
-        self.unplug(_seat(seat), False)
+        self.unplug(self._seat(seat), False)
 
 
 class Expectation(Exception):
     """A script's expectation that did not hold."""
 
 
-def _seat(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"'{text}' is not a seat number") from None
-
-
 def _button(text: str) -> ButtonName:
     try:
         return ButtonName(text.lower())
     except ValueError:
-        raise ValueError(f"'{text}' is not a button (act or peek)") from None
+        raise ValueError(f"'{text}' is not a button: write act or peek") from None
 
 
-VERBS = {"wait", "press", "release", "tap", "hold", "join", "cut", "choose", "expect",
-         "unplug", "replug", "pace", "count"}
+USAGE = {  # what to write, for a line whose words do not fit its command
+    "wait": "wait DURATION (e.g. wait 30s)",
+    "press": "press SEAT BUTTON (e.g. press 2 act)",
+    "release": "release SEAT BUTTON (e.g. release 2 act)",
+    "tap": "tap SEAT [BUTTON] (e.g. tap 2 or tap 2 peek)",
+    "hold": "hold SEAT [BUTTON] [DURATION] (e.g. hold 2 peek 1s)",
+    "join": "join SEAT... (e.g. join 1 2 3)",
+    "cut": "cut SEAT... (e.g. cut 1 2 3)",
+    "choose": 'choose SEAT "LABEL" (e.g. choose 2 "End turn")',
+    "expect": 'expect SEAT "TEXT" (e.g. expect 2 "Your turn")',
+    "unplug": "unplug SEAT (e.g. unplug 2)",
+    "replug": "replug SEAT (e.g. replug 2)",
+    "pace": "pace DURATION (e.g. pace 2s)",
+    "count": "count (alone on its line)",
+}
+VERBS = set(USAGE)
+EXPECT_USAGE = {
+    "tune": "expect tune NAME (e.g. expect tune start)",
+    "over": 'expect over ["RESULT"] (e.g. expect over "escaped")',
+    "offline": "expect offline SEAT (e.g. expect offline 2)",
+}

@@ -4,27 +4,45 @@ The highlight follows an action *id*, so when another seat's action changes this
 the highlight stays on its action wherever that moved. When its action is gone, the highlight
 never lands on another one silently: the next ACT only says "Choices changed" and the next
 PEEK starts again from the first (most urgent) action, where the highlight also falls back
-after every action and after a few idle seconds.
-An action marked ``repeat`` (+1, -1, an option's value) keeps the highlight, so ACT can be
-pressed again; one marked ``confirm`` needs a second ACT within a few seconds.
+after a few idle seconds.
+After the seat's own action the highlight falls back to the first action, so "PEEK, PEEK,
+ACT" means the same thing again. When the action changed the shape of a list that goes on
+(the Lookout's last stamina moves the flip from the top to the end, so the same presses
+would reach "Swap role left"), the bar is lit (drawn inverted) while the seat PEEKs through
+the new list, until its next ACT or a few idle seconds: it never lands on another action
+without seeing that the list changed. (Following the action by id would not help there:
+the table's own entries follow the flip, so PEEK would go to "Pause".) An action marked
+``repeat`` (+1, -1, an option's value) keeps the highlight, so ACT can be pressed again;
+one marked ``confirm`` needs a second ACT within a few seconds.
 
-Notices (narration, refusals) take the title bar for a moment. A long one is shown in pages
-that fit the 21-character line, and notices that arrive together are shown one after the
-other, so a death announced just before the next wave is not wiped out by it. When too many
-wait, whole routine notices give way, oldest first; a reveal the rules call for never does.
+Notices (narration, reveals, refusals) are shown whole over the screen's body, up to four
+lines wrapped at spaces (``render.NOTICE_LINES``), for a reading time that grows with their
+length: nothing crawls through a line. The title (the seat's turn or role) and the action
+bar stay in view. Games word their notices to fit one screen (the conformance suite checks
+it); a longer text is still shown whole, a screen after another. Notices that arrive
+together are shown one after the other, so a death announced just before the next wave is
+not wiped out by it. When too many wait, whole routine notices told earlier give way,
+oldest first; a reveal the rules call for never does. While the seat holds PEEK its secret
+face is shown unchanged and its notices wait; the one on screen gets its whole reading
+time again when PEEK is released.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.api import Action
 from engine.text import LINE, screen_lines
 
+from .render import NOTICE_LINES
+
+CHOICES_CHANGED = "Choices changed"
 IDLE_RESET = 8.0
-NOTICE_PAGE = 1.5  # seconds per 21-character page of a notice
-MAX_NOTICE_PAGES = 6  # waiting pages beyond this drop routine notices: stale news misleads
+READING_PACE = 14.0  # characters a second: a 21-character line in 1.5 s
+MIN_NOTICE = 1.5  # seconds even the shortest notice stays
+MAX_NOTICE_WAIT = 9.0  # seconds of waiting notices beyond which routine ones give way
 CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
 PEEK_PAGE = 2.5  # seconds per page of a PEEK face; the pages turn on this beat for every seat
@@ -32,10 +50,15 @@ PEEK_PAGE = 2.5  # seconds per page of a PEEK face; the pages turn on this beat 
 
 @dataclass
 class Notice:
-    """One notice's pages still to show; ``important`` ones (reveals) are never dropped."""
+    """One notice's screens still to show (one, for a text worded to fit); ``important``
+    ones (reveals) are never dropped."""
 
-    pages: deque[str]
+    screens: deque[str]
+    told: float
     important: bool = False
+
+    def wait(self) -> float:
+        return sum(reading_time(text) for text in self.screens)
 
 
 @dataclass
@@ -51,6 +74,7 @@ class SeatUI:
     notice_until: float | None = None
     pending: deque[Notice] = field(default_factory=deque)
     armed: str | None = None  # a confirm action pressed once, waiting for the second ACT
+    reshaped: bool = False  # the seat's own action reshaped its list: the bar is lit
     armed_until: float | None = None
     stuck: str = ""
 
@@ -74,8 +98,22 @@ class SeatUI:
         self.highlight_until = now + IDLE_RESET
         self.disarm()
 
+    def acted(self, action: Action, before: list[str], after: list[Action], now: float,
+              table_owned: Callable[[str], bool]) -> None:
+        """Place the highlight after the seat's own ``action``: ``before`` is the ids the
+        seat was offered when it pressed, ``after`` what it is offered now. The table's own
+        entries (pause, undo...) follow every list, so they do not make two lists one."""
+        ids = [a.id for a in after]
+        if action.repeat and action.id in ids:
+            self.keep_highlight(action, now)
+            return
+        self.reset_highlight()
+        kept = {i for i in ids if not table_owned(i)} & set(before)
+        if ids != before and kept:  # the same list in a new shape: lit until the next ACT
+            self.reshaped, self.highlight_until = True, now + IDLE_RESET
+
     def reset_highlight(self) -> None:
-        self.highlighted, self.highlight_until = None, None
+        self.highlighted, self.highlight_until, self.reshaped = None, None, False
 
     def keep_highlight(self, action: Action, now: float) -> None:
         self.highlighted, self.highlight_until = action.id, now + IDLE_RESET
@@ -97,18 +135,19 @@ class SeatUI:
     # --- notices ---------------------------------------------------------------------------
 
     def tell(self, text: str, now: float, *, important: bool = False) -> None:
-        """Queue ``text`` for the title bar, in pages of one line each."""
-        self.pending.append(Notice(deque(pages(text)), important))  # whole: never cut
-        self._trim()
+        """Queue ``text`` for the body of the screen, whole."""
+        self.pending.append(Notice(deque(notice_screens(text)), now, important))  # never cut
+        self._trim(now)
         if self.notice_until is None:
-            self._next_page(now)
+            self._next_screen(now)
 
-    def _trim(self) -> None:
-        """Drop whole routine notices, oldest first, until the wait is short again."""
-        for notice in list(self.pending)[:-1]:
-            if sum(len(n.pages) for n in self.pending) <= MAX_NOTICE_PAGES:
+    def _trim(self, now: float) -> None:
+        """Drop whole routine notices told before ``now``, oldest first, until the wait is
+        short again; the notices of one moment are one story (a cleanup's steps) and stay."""
+        for notice in list(self.pending):
+            if sum(n.wait() for n in self.pending) <= MAX_NOTICE_WAIT:
                 return
-            if not notice.important:
+            if not notice.important and notice.told < now:
                 self.pending.remove(notice)
 
     def drop_waiting_notices(self) -> None:
@@ -122,11 +161,12 @@ class SeatUI:
         self.reset_highlight()
         self.disarm()
 
-    def _next_page(self, now: float) -> None:
-        while self.pending and not self.pending[0].pages:
+    def _next_screen(self, now: float) -> None:
+        while self.pending and not self.pending[0].screens:
             self.pending.popleft()
         if self.pending:
-            self.notice, self.notice_until = self.pending[0].pages.popleft(), now + NOTICE_PAGE
+            self.notice = self.pending[0].screens.popleft()
+            self.notice_until = now + reading_time(self.notice)
         else:
             self.notice, self.notice_until = "", None
 
@@ -136,9 +176,12 @@ class SeatUI:
         self.peeking, self.peek_until, self.peek_since = True, now + MAX_PEEK, now
         self.peek_turn = now + PEEK_PAGE
 
-    def end_peek(self) -> None:
+    def end_peek(self, now: float) -> None:
+        """Notices held still behind the secret face; the one on screen is read anew."""
         self.peeking, self.peek_until, self.peek_since = False, None, None
         self.peek_turn = None
+        if self.notice_until is not None:
+            self.notice_until = now + reading_time(self.notice)
 
     def peek_page(self, now: float) -> int:
         """Which page of its PEEK face the seat sees (the composer takes it round)."""
@@ -149,7 +192,8 @@ class SeatUI:
     # --- time ------------------------------------------------------------------------------
 
     def deadlines(self) -> list[float]:
-        moments = (self.highlight_until, self.notice_until, self.peek_until, self.peek_turn,
+        notice_until = None if self.peeking else self.notice_until  # held still under PEEK
+        moments = (self.highlight_until, notice_until, self.peek_until, self.peek_turn,
                    self.armed_until)
         return [t for t in moments if t]
 
@@ -159,11 +203,11 @@ class SeatUI:
         if self.highlight_until is not None and now >= self.highlight_until:
             self.reset_highlight()
             changed = True
-        if self.notice_until is not None and now >= self.notice_until:
-            self._next_page(now)
-            changed = True
         if self.peek_until is not None and now >= self.peek_until:
-            self.end_peek()
+            self.end_peek(now)
+            changed = True
+        if not self.peeking and self.notice_until is not None and now >= self.notice_until:
+            self._next_screen(now)
             changed = True
         while self.peek_turn is not None and now >= self.peek_turn:
             self.peek_turn += PEEK_PAGE
@@ -189,6 +233,19 @@ class SeatUI:
         return text, more
 
 
-def pages(text: str) -> list[str]:
-    """``text`` cut at spaces into title-bar lines; an empty notice is one empty page."""
-    return list(screen_lines(text)) or [""]
+def notice_lines(text: str) -> tuple[str, ...]:
+    """A notice as the body shows it: wrapped at spaces into 21-character lines."""
+    return screen_lines(text)
+
+
+def notice_screens(text: str) -> list[str]:
+    """``text`` as whole screens of :data:`NOTICE_LINES` lines: one, for a text worded to
+    fit; an empty notice is one empty screen."""
+    lines = notice_lines(text)
+    return [" ".join(lines[at : at + NOTICE_LINES])
+            for at in range(0, len(lines), NOTICE_LINES)] or [""]
+
+
+def reading_time(text: str) -> float:
+    """How long a notice stays: long enough to read it at a table's pace."""
+    return max(MIN_NOTICE, len(text) / READING_PACE)

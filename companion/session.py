@@ -64,7 +64,7 @@ class Session:
         self.state: State | None = None
         self.record: GameRecord | None = None
         self.cut: Cut | None = None  # between Start and the deal: the players cut the deck
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self.restarted = False  # resumed paused after a restart, until someone resumes
         self._auto_paused = False  # the game is paused because a seat's link went down
         self.ended_at: float | None = None  # when the game ended: presses settle first
@@ -133,7 +133,15 @@ class Session:
     # --- actions -------------------------------------------------------------------------------
 
     def apply(self, seat: int, action: Action, at: float) -> Applied:
-        """Carry out ``action`` for ``seat``; a refusal is told on that seat only."""
+        """Carry out ``action`` for ``seat``; a refusal is told on that seat only.
+
+        A timer that ran out before ``at`` runs out first, exactly as a replay of the journal
+        has it: a press read in the same step as the expiry must not land before it live and
+        after it on resume (the replay would refuse it, and cut the game back).
+        """
+        return self.advance(at) + self._apply(seat, action, at)
+
+    def _apply(self, seat: int, action: Action, at: float) -> Applied:
         if self.settling(at):
             return Applied()  # a press already in flight when the game ended: ignored
         try:
@@ -246,19 +254,21 @@ class Session:
 
         ``quiet`` is every seat whose link is down now. The pause is journaled like any
         other; when every player's seat is back, only a pause the link made is lifted (a
-        pause a player chose stays until a player resumes).
+        pause a player chose stays until a player resumes). A pod that came back may be
+        another pod (one with a piezo: "My volume"), so every offer is asked again.
         """
+        self._changed()
+        applied = self.advance(now)  # as in apply: what ran out first, first
         state = self.state
         if state is None or state.is_terminal():
-            return Applied()
+            return applied
         gone = sorted(quiet & set(state.seats))
-        applied = Applied()
         if gone and not state.paused:
             who = seat if seat in gone else gone[0]
-            applied = self._table_pause("pause", now, f"Seat {who} offline: paused")
+            applied += self._table_pause("pause", now, f"Seat {who} offline: paused")
             self._auto_paused = True
         elif not gone and self._auto_paused and state.paused:
-            applied = self._table_pause("resume", now, "All seats back")
+            applied += self._table_pause("resume", now, "All seats back")
         if not gone or not state.paused:
             self._auto_paused = False
         return applied
@@ -268,9 +278,17 @@ class Session:
     def resume(self, clock: GameClock) -> Applied:
         """Continue the journal's unfinished game, paused at its last moment, if there is one;
         then every notice the journal has for the table."""
-        applied = self._resumed(clock)
-        notices = [*self.journal.notices, *([self.memory.problem] if self.memory.problem else [])]
-        return applied + Applied(effects=tuple(Tell(n) for n in notices))
+        applied = self._resumed(clock) + self.journal_news()
+        if self.memory.problem:
+            applied += Applied(effects=(Tell(self.memory.problem),))
+        return applied
+
+    def journal_news(self) -> Applied:
+        """What the journal has to tell every seat (a damaged journal found, saving stopped
+        or started again), each once, never dropped for routine news."""
+        news = tuple(Tell(text, important=True) for text in self.journal.notices)
+        self.journal.notices.clear()
+        return Applied(effects=news)
 
     def _resumed(self, clock: GameClock) -> Applied:
         resumed = self.journal.resume()
@@ -294,7 +312,7 @@ class Session:
             self.journal.finish(self.record)
         self.cut = Cut(request, self.key_source(SECRET_BYTES))
         self.state, self.record, self.ended_at = None, None, None
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()
         commitment = self.cut.commitment
         return Applied(effects=(
@@ -326,14 +344,14 @@ class Session:
             self.journal.finish(self.record)
         self.state, self.record, self.ended_at = None, None, None
         self.lobby = self.lobby.fresh()
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()
         return Applied(effects=(Forget(),))
 
     def _adopt(self, record: GameRecord, state: State) -> None:
         self.record, self.state, self.ended_at = record, state, None
         self.lobby.joined = sorted(set(record.seats))
-        self.menu = SystemMenu(self.memory)
+        self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()
 
     def close(self, now: float) -> None:

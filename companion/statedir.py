@@ -15,6 +15,7 @@ The first of these wins:
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import stat
@@ -84,8 +85,9 @@ def hold_state_dir(path: Path) -> int:
         os.close(fd)
         raise StateDirBusy(f"another companion (pid {holder}) is already using {path}; "
                            "stop it first (sudo systemctl stop companion)") from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    with contextlib.suppress(OSError):  # a full disk: the lock holds, only the pid is unsaid
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
     return fd
 
 

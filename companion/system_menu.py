@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.api import Action, State
 
+from .cue_menu import CueMenu
 from .memory import TableMemory
 from .record import GameRecord
 
@@ -28,6 +29,7 @@ QUESTIONS = {
 @dataclass
 class SystemMenu:
     memory: TableMemory = field(default_factory=TableMemory)
+    cues: CueMenu = field(default_factory=CueMenu)
     asking: dict[int, str] = field(default_factory=dict)  # seat -> what it is asked about
 
     @staticmethod
@@ -44,7 +46,7 @@ class SystemMenu:
             return [Action("sys:no", "No"), Action("sys:yes", QUESTIONS[self.asking[seat]][1])]
         if state.is_terminal():
             return [Action("sys:again", "Play again"), Action("sys:lobby", "New game"),
-                    self._vibration(seat)]
+                    *self._cues(seat)]
         table = self._table_actions(seat, state, record)
         if state.paused:
             return table
@@ -59,12 +61,11 @@ class SystemMenu:
         if last is not None:
             who = f"S{last.seat} " if last.seat is not None else ""
             out.append(Action("sys:undo", f"Undo {who}{last.label}"))
-        out += [Action("sys:end", "End game"), self._vibration(seat)]
+        out += [Action("sys:end", "End game"), *self._cues(seat)]
         return out
 
-    def _vibration(self, seat: int) -> Action:
-        return Action("sys:cue:vibration", f"Vibrate: {self.memory.cue(seat, 'vibration')}",
-                      repeat=True)
+    def _cues(self, seat: int) -> list[Action]:
+        return self.cues.actions(self.memory, seat, PREFIX)
 
     def apply(self, seat: int, action_id: str) -> str | None:
         """The table-level outcome of a system action, or None when only this menu changed."""

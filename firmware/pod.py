@@ -141,9 +141,10 @@ class Pod:
             self.motor.player.start(vibration(pairs), self.clock.now())
 
     def on_buzz(self, payload: bytes) -> None:
-        pairs = wire.parse_steps(payload)
-        if pairs and self.piezo:
-            self.piezo.player.start(pairs, self.clock.now())
+        parsed = wire.parse_buzz(payload)
+        if parsed and parsed[1] and self.piezo:
+            self.piezo.level = parsed[0]
+            self.piezo.player.start(parsed[1], self.clock.now())
 
     def on_reject(self, payload: bytes) -> None:
         self.show_lines(wrap(payload.decode("utf-8", "replace"), TEXT_COLUMNS))

@@ -50,16 +50,20 @@ class Motor:
 
 
 class Piezo:
-    """A passive piezo on a PWM pin: the value of a step is a frequency in Hz (0: rest)."""
+    """A passive piezo on a PWM pin: the value of a step is a frequency in Hz (0: rest).
+
+    ``level`` (1..255, the seat's volume) scales the duty cycle: 255 is 50%, the loudest.
+    """
 
     def __init__(self, pwm) -> None:
         self._pwm = pwm
         self._pwm.duty_u16(0)
+        self.level = 255
         self.player = StepPlayer(self._sound)
 
     def _sound(self, hz: int) -> None:
         if hz:
             self._pwm.freq(hz)
-            self._pwm.duty_u16(32768)
+            self._pwm.duty_u16(32768 * self.level // 255)
         else:
             self._pwm.duty_u16(0)

@@ -94,11 +94,18 @@ class SeatScreen(ABC):
 
 
 class Buzzer(ABC):
-    """The table's shared buzzer (heard by everyone: never a secret cue)."""
+    """A buzzer: the table's shared one, or a seat pod's own piezo. Its tunes are heard by
+    everyone (never a secret cue)."""
 
     @abstractmethod
-    def play(self, tune: str) -> None:
-        """Start a named tune from :mod:`hardware.tunes` without blocking."""
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        """Start a named tune from :mod:`hardware.tunes` without blocking, at ``volume``
+        (0 silent .. 1 loudest)."""
+
+    def sounds(self) -> bool:
+        """Whether it makes a sound at all: a simulator's buzzer is text, and a pod without
+        a piezo is silent. Where no buzzer sounds, the speaker plays the tunes."""
+        return True
 
     def close(self) -> None:
         """Release the pin."""
@@ -165,16 +172,26 @@ class PublicScreen(ABC):
     def reveal(self, text: str, now: float) -> None:
         """Show a public reveal the rules call for (an identity at death) prominently."""
 
+    @abstractmethod
+    def cue(self, tune: str, now: float) -> None:
+        """Flash a tune's name briefly, for a player who did not hear it (tunes are public;
+        vibrations are private and never reach this screen)."""
+
     def close(self) -> None:
         """Release the display."""
 
 
 class Speaker(ABC):
-    """A loudspeaker for narration; where there is none, text on the screens stands in."""
+    """A loudspeaker for narration (where there is none, text on the screens stands in) and
+    for the tunes when no buzzer sounds."""
 
     @abstractmethod
-    def say(self, text: str) -> None:
-        """Start speaking ``text`` without blocking."""
+    def say(self, text: str, volume: float = 1.0) -> None:
+        """Start speaking ``text`` without blocking, at ``volume`` (0 silent .. 1 loudest)."""
+
+    @abstractmethod
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        """Start a named tune from :mod:`hardware.tunes` without blocking, over any speech."""
 
     def close(self) -> None:
         """Release the audio device."""
@@ -183,13 +200,18 @@ class Speaker(ABC):
 @dataclass
 class SeatHardware:
     """Everything wired to one seat. ``inputs`` is whatever must be kept alive (gpiozero
-    Buttons, a pod link); ``one_button`` seats map short press to ACT and hold to PEEK."""
+    Buttons, a pod link); ``one_button`` seats map short press to ACT and hold to PEEK;
+    ``buzzer`` is the seat's own piezo (a pod's), whose loudness the seat sets."""
 
     number: int
     screen: SeatScreen
     one_button: bool = False
     vibrator: Vibrator | None = None
     inputs: list[object] = field(default_factory=list)
+    buzzer: Buzzer | None = None
+
+    def has_own_sound(self) -> bool:
+        return self.buzzer is not None and self.buzzer.sounds()
 
 
 @dataclass
@@ -207,8 +229,9 @@ class TableHardware:
                 close = getattr(device, "close", None)
                 if close:
                     close()
-            if seat.vibrator:
-                seat.vibrator.close()
+            for output in (seat.vibrator, seat.buzzer):
+                if output is not None:
+                    output.close()
             seat.screen.close()
         for device in (self.buzzer, self.public, self.speaker):
             if device is not None:

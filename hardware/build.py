@@ -63,7 +63,8 @@ def build_table(
 def _build_pod_seat(number: int, finder: PodFinder, sink: Sink, clock: Clock) -> SeatHardware:
     """A pod seat; closing the table stops its link and lets go of every pod port."""
     link = PodLink(number, finder, sink, clock=clock).start()
-    return SeatHardware(number, link.screen, vibrator=link.vibrator, inputs=[link, finder])
+    return SeatHardware(number, link.screen, vibrator=link.vibrator, inputs=[link, finder],
+                        buzzer=link.buzzer)
 
 
 def _build_seat(

@@ -145,7 +145,11 @@ class StepPlayer:
 
 
 class GpioBuzzer(Buzzer):
-    """The shared buzzer: a passive piezo (``tonal``, plays notes) or an active one (beeps)."""
+    """The shared buzzer: a passive piezo (``tonal``, plays notes) or an active one (beeps).
+
+    A passive piezo is loudest at a 50% duty cycle; a quieter volume narrows the pulses
+    (duty = volume / 2). An active buzzer has one loudness: any volume above 0 beeps.
+    """
 
     def __init__(
         self, pin: int, *, tonal: bool = True, pin_factory: Factory | None = None
@@ -159,12 +163,15 @@ class GpioBuzzer(Buzzer):
             self._device = gpiozero.Buzzer(pin, pin_factory=pin_factory)
         self._player = StepPlayer(self._output, name=f"buzzer-gpio{pin}")
 
-    def play(self, tune: str) -> None:
+    def play(self, tune: str, volume: float = 1.0) -> None:
         if self._tonal:
+            duty = max(0.0, min(1.0, volume)) / 2
             notes = tunes.tune(tune)
-            steps = tuple((note and Tone(note), seconds) for note, seconds in notes)
+            steps = tuple((note and (Tone(note), duty), seconds) for note, seconds in notes)
         else:
             steps = tuple((on or None, seconds) for on, seconds in tunes.rhythm(tune))
+        if volume <= 0:  # muted: the name was still checked above
+            return
         self._player.start(steps)
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -177,7 +184,12 @@ class GpioBuzzer(Buzzer):
 
     def _output(self, value: object) -> None:
         if self._tonal:
-            self._device.play(value)
+            if value is None:
+                self._device.play(None)
+            else:  # TonalBuzzer.play would sound the note at 50% first: set the pin directly
+                tone, duty = value
+                self._device.pwm_device.pin.frequency = tone.frequency
+                self._device.pwm_device.value = duty
         elif value:
             self._device.on()
         else:

@@ -22,7 +22,7 @@ from podproto import wire
 from .base import ButtonEdge, ButtonName, SeatLink, Sink
 from .pod_discovery import PodFinder
 from .pod_port import PodHello, PodPort
-from .pod_screen import PodScreen, PodVibrator
+from .pod_screen import PodBuzzer, PodScreen, PodVibrator
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class PodSession:
 
 
 class PodLink:
-    """A pod seat: ``screen`` and ``vibrator`` for the app, events into ``sink``."""
+    """A pod seat: ``screen``, ``vibrator`` and ``buzzer`` for the app, events into ``sink``."""
 
     def __init__(self, seat: int, finder: PodFinder, sink: Sink, *,
                  clock: Clock = time.monotonic) -> None:
@@ -151,6 +151,7 @@ class PodLink:
         self.clock = clock
         self.screen = PodScreen()
         self.vibrator = PodVibrator(self.send)
+        self.buzzer = PodBuzzer(self.send, self.has_piezo)
         self.session: PodSession | None = None
         self._online: bool | None = None
         self._stop = threading.Event()
@@ -164,6 +165,11 @@ class PodLink:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join()
+
+    def has_piezo(self) -> bool:
+        """Whether the pod connected now said it has a piezo (its HELLO's features)."""
+        session = self.session
+        return session is not None and session.hello.has_piezo
 
     def send(self, kind: int, payload: bytes) -> bool:
         """Send to the pod if one is connected; False if not (or it just went)."""

@@ -1,4 +1,4 @@
-"""A pod seat's screen and motor, as the companion sees them: changed regions over the link.
+"""A pod seat's screen, motor and piezo, as the companion sees them: changed regions over the link.
 
 :class:`PodScreen` keeps the frame the app wants and the frame the pod is known to hold, and
 sends the cheapest windows between them (hardware/oled.py's plan, costed for the link: 4
@@ -15,13 +15,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gpiozero.tones import Tone
 from PIL import Image
 
 from podproto import wire
 
-from .base import SCREEN_SIZE, SeatScreen, Vibrator
+from .base import SCREEN_SIZE, Buzzer, SeatScreen, Vibrator
 from .oled import BLANK_FRAME, Controller, page_bytes, plan
-from .tunes import vibration
+from .tunes import tune, vibration
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,24 @@ class PodVibrator(Vibrator):
         steps = [(round(on_time * 1000), round(off_time * 1000))] * repeats
         if not self._send(wire.VIBRATE, wire.steps(steps)):
             log.info("vibration %r not sent: the pod is not connected", pattern)
+
+
+class PodBuzzer(Buzzer):
+    """The pod's own piezo: a named tune becomes ``(hz, ms)`` steps, at the seat's volume."""
+
+    def __init__(self, send: Send, has_piezo: Callable[[], bool]) -> None:
+        self._send = send
+        self._has_piezo = has_piezo
+
+    def sounds(self) -> bool:
+        return self._has_piezo()
+
+    def play(self, tune_name: str, volume: float = 1.0) -> None:
+        steps = [(round(Tone(note).frequency) if note else 0, round(seconds * 1000))
+                 for note, seconds in tune(tune_name)]
+        level = round(max(0.0, min(1.0, volume)) * 255)
+        if level and self.sounds() and not self._send(wire.BUZZ, wire.buzz(level, steps)):
+            log.info("tune %r not sent: the pod is not connected", tune_name)
 
 
 def _frame(image: Image.Image) -> bytes:

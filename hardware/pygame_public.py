@@ -5,8 +5,10 @@ and which has no field for a secret, so the screen cannot show one by constructi
 tests check the pixels too. Between the app's calls it animates on its own: the hourglass
 sand runs down from the last known value (extrapolated on the same monotonic clock), a new
 banner pops in, and :meth:`PygamePublicScreen.reveal` shows a public reveal as a card that
-pops in and stays a few seconds. The fair deal's commitment (the key, once the game is over)
-stands in the lower right corner, whole and as a QR code a phone can read.
+pops in and stays a few seconds, and :meth:`PygamePublicScreen.cue` flashes each tune's name
+with a note in the title bar's corner for a moment (for whoever did not hear it). The fair
+deal's commitment (the key, once the game is over) stands in the lower right corner, whole
+and as a QR code a phone can read.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ PUBLIC_SIZE = (1280, 720)
 FPS = 12  # frames per second while something moves; none while nothing does
 POP_SECONDS = 0.45
 REVEAL_SECONDS = 5.0
+TUNE_SECONDS = 2.0
 MAX_LINES = 5
 BACKGROUND = (16, 18, 26)
 TITLE_BAR = (40, 44, 60)
@@ -52,12 +55,14 @@ class PublicFrame:
     glass: GlassState | None = None
     reveal: str | None = None
     code: Code | None = None
+    tune: str | None = None  # a tune just played, flashed in the title bar
 
     def text(self) -> str:
         """Every word drawn, one item per line: what secrecy tests search."""
         code = f"{self.code.label} {self.code.text}" if self.code else ""
+        tune = f"♪ {self.tune}" if self.tune else ""
         parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or "",
-                 code]
+                 code, tune]
         return "\n".join(part for part in parts if part)
 
 
@@ -74,8 +79,8 @@ def sand_left(glass: Sand, shown_at: float, now: float) -> float:
     return max(0.0, glass.remaining - (now - shown_at))
 
 
-def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None
-                ) -> PublicFrame:
+def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None,
+                 tune: str | None = None) -> PublicFrame:
     """The face for ``page`` (handed over at ``shown_at``) at ``now``."""
     big, lines, glass = page.big, page.lines[:MAX_LINES], None
     sand = page.sand
@@ -90,7 +95,7 @@ def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | No
             state = "Hourglass running" if sand.running else "Hourglass stopped"
             glass, lines = GlassState(None, sand.running), (state, *lines[: MAX_LINES - 1])
     return PublicFrame(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
-                      page.code)
+                       page.code, tune)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -115,6 +120,8 @@ def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: flo
     surface.fill(BACKGROUND)
     bar = round(height * 0.14)
     _title(surface, face, bar)
+    if face.tune:
+        _tune_badge(surface, face.tune, bar, DARK_INK if face.highlight else INK)
     body = pygame.Rect(0, bar, width, height - bar).inflate(-round(width * 0.04), -bar // 2)
     if face.code is not None:
         column = round(body.height * 0.55)
@@ -128,6 +135,20 @@ def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: flo
     _body(surface, face, body, pop)
     if face.reveal:
         _reveal_card(surface, face.reveal, reveal_pop)
+
+
+def _tune_badge(surface: pygame.Surface, tune: str, bar: int,
+                colour: tuple[int, int, int]) -> None:
+    """A note and the tune's name at the right end of the title bar."""
+    name = _text(tune, round(bar * 0.5), surface.get_width() // 5, colour)
+    right, middle = surface.get_width() - bar // 3, bar // 2
+    surface.blit(name, name.get_rect(midright=(right, middle)))
+    head = round(bar * 0.12)
+    x = right - name.get_width() - bar // 3
+    note_head = (x - head * 2, middle + head // 2, head * 2, head * 3 // 2)
+    pygame.draw.ellipse(surface, colour, note_head)
+    pygame.draw.line(surface, colour, (x - 1, middle + head), (x - 1, middle - bar // 3), 3)
+    pygame.draw.line(surface, colour, (x - 1, middle - bar // 3), (x + head, middle - bar // 5), 3)
 
 
 @cache
@@ -236,6 +257,8 @@ class _Shown:
     banner_since: float = -math.inf
     reveal: str | None = None
     reveal_since: float = -math.inf
+    tune: str | None = None
+    tune_since: float = -math.inf
 
 
 class PublicScene:
@@ -258,12 +281,17 @@ class PublicScene:
         with self._lock:
             self._shown.reveal, self._shown.reveal_since = text, now
 
+    def cue(self, tune: str, now: float) -> None:
+        with self._lock:
+            self._shown.tune, self._shown.tune_since = tune, now
+
     def face(self, now: float) -> tuple[PublicFrame, float, float]:
         """The face at ``now`` with the banner's and the reveal card's pop (0..1)."""
         with self._lock:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
-            face = public_frame(shown.page, shown.at, now, reveal)
+            tune = shown.tune if now - shown.tune_since < TUNE_SECONDS else None
+            face = public_frame(shown.page, shown.at, now, reveal, tune)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
@@ -282,8 +310,8 @@ class PublicScene:
                           for since in (shown.banner_since, shown.reveal_since))
             if moving or popping:
                 return now + 1 / FPS
-            reveal_ends = shown.reveal_since + REVEAL_SECONDS
-            return reveal_ends if now < reveal_ends else None
+            ends = (shown.reveal_since + REVEAL_SECONDS, shown.tune_since + TUNE_SECONDS)
+            return min((end for end in ends if now < end), default=None)
 
 
 def _pop(age: float) -> float:
@@ -304,6 +332,10 @@ class PygamePublicScreen(PublicScreen):
     def reveal(self, text: str, now: float) -> None:
         """Show a public reveal (the rules' Reveal effect) as a card for a few seconds."""
         self.scene.reveal(text, now)
+        self._wake()
+
+    def cue(self, tune: str, now: float) -> None:
+        self.scene.cue(tune, now)
         self._wake()
 
 

@@ -31,6 +31,7 @@ LABEL = (220, 222, 230)
 HINT = (140, 146, 160)
 BUTTON_UP = (70, 76, 96)
 BUTTON_DOWN = (245, 196, 70)
+FELT = (120, 200, 140)  # the frame of a panel whose motor runs
 
 
 def oled_surface(image: Image.Image) -> pygame.Surface:
@@ -72,16 +73,23 @@ class PanelLayout:
 
 
 def draw_panel(canvas: pygame.Surface, layout: PanelLayout, oled: pygame.Surface | None,
-               is_down: Callable[[ButtonName], bool]) -> None:
-    """One seat: its number, its OLED (dark when blanked), its buttons as they are held."""
-    canvas.fill(PANEL, pygame.Rect(layout.origin, PANEL_SIZE).inflate(-6, -6))
-    title = font(26).render(f"Seat {layout.seat}", True, LABEL)
+               is_down: Callable[[ButtonName], bool], shake: int | None = None) -> None:
+    """One seat: its number, its OLED (dark when blanked), its buttons as they are held;
+    ``shake`` (pixels, None: still) while its motor runs: the OLED jitters, the panel's
+    edge lights and "~~" follows its number."""
+    panel = pygame.Rect(layout.origin, PANEL_SIZE).inflate(-6, -6)
+    canvas.fill(PANEL, panel)
+    if shake is not None:
+        pygame.draw.rect(canvas, FELT, panel, width=3)
+    label = f"Seat {layout.seat}" + ("  ~~" if shake is not None else "")
+    title = font(26).render(label, True, FELT if shake is not None else LABEL)
     canvas.blit(title, (layout.oled.left, layout.origin[1] + 6))
-    canvas.fill(BEZEL, layout.oled.inflate(8, 8))
+    screen = layout.oled.move(shake or 0, 0)
+    canvas.fill(BEZEL, screen.inflate(8, 8))
     if oled is None:
-        canvas.fill(OFF, layout.oled)
+        canvas.fill(OFF, screen)
     else:
-        canvas.blit(oled, layout.oled)
+        canvas.blit(oled, screen)
     for name in ButtonName:
         rect, down = layout.button(name), is_down(name)
         pygame.draw.rect(canvas, BUTTON_DOWN if down else BUTTON_UP, rect, border_radius=8)

@@ -2,7 +2,8 @@
 
 The top of the window is the public screen (the same drawing the HDMI display gets), below
 it one panel per seat with its OLED at scale, its ACT and PEEK buttons (clickable: pressed on
-mouse-down, released on mouse-up) and its keys; the bottom line shows the app's message and
+mouse-down, released on mouse-up) and its keys; a seat's vibration shakes that seat's panel
+alone (marked "~~") while its motor would run; the bottom line shows the app's message and
 the buzzer's last tunes. The app's thread hands frames over through the screens; the pygame
 thread (:class:`~hardware.pygame_loop.PygameLoop`) draws them and turns keys, clicks and the
 window's close button into :class:`ButtonEdge` and :class:`QuitRequested` events for the sink.
@@ -19,11 +20,20 @@ from collections.abc import Callable, Iterable
 import pygame
 from PIL import Image
 
-from .base import ButtonEdge, Buzzer, QuitRequested, SeatHardware, Sink, TableHardware
+from .base import ButtonEdge, Buzzer, QuitRequested, SeatHardware, Sink, TableHardware, Vibrator
 from .pygame_input import ButtonLatch, Holder, SeatButton, key_button
 from .pygame_loop import PygameLoop
-from .pygame_public import BACKGROUND, INK, PublicScene, PygamePublicScreen, draw_public, font
+from .pygame_public import (
+    BACKGROUND,
+    FPS,
+    INK,
+    PublicScene,
+    PygamePublicScreen,
+    draw_public,
+    font,
+)
 from .pygame_seats import PANEL_SIZE, PanelLayout, WindowSeatScreen, draw_panel, oled_surface
+from .tunes import felt_seconds, heard
 
 MAX_SEATS = 8
 COLUMNS = 4
@@ -61,6 +71,7 @@ class WindowScene:
         self._drawn: dict[int, tuple[Image.Image | None, pygame.Surface | None]] = {}
         self._message = ""
         self._tunes: deque[str] = deque(maxlen=TUNES_SHOWN)
+        self._felt_until: dict[int, float] = {}
 
     def _panels(self, seats: list[int], columns: int, width: int) -> dict[int, PanelLayout]:
         per_row = min(COLUMNS, len(seats))
@@ -84,6 +95,15 @@ class WindowScene:
     def add_tune(self, tune: str) -> None:
         with self._lock:
             self._tunes.append(tune)
+
+    def feel(self, seat: int, seconds: float) -> None:
+        with self._lock:
+            self._felt_until[seat] = self._clock() + seconds
+
+    def felt(self, seat: int, now: float) -> bool:
+        """Whether the seat's motor runs at ``now``: its panel shakes."""
+        with self._lock:
+            return now < self._felt_until.get(seat, -math.inf)
 
     # ------------------------------------------------------------ the pygame thread
 
@@ -135,8 +155,9 @@ class WindowScene:
         with self._lock:
             frames = dict(self._frames)
         for seat, layout in self.panels.items():
+            shake = (3 if int(now * FPS) % 2 else -3) if self.felt(seat, now) else None
             draw_panel(canvas, layout, self._oled(seat, frames[seat]),
-                       lambda name, seat=seat: self.latch.is_down((seat, name)))
+                       lambda name, seat=seat: self.latch.is_down((seat, name)), shake)
         line = font(22).render(self.status_text()[:160], True, INK)
         canvas.blit(line, (12, self.size[1] - STATUS_HEIGHT + 8))
 
@@ -155,18 +176,36 @@ class WindowScene:
         return message + ("   buzzer: " + ", ".join(tunes) if tunes else "")
 
     def next_frame(self, now: float) -> float | None:
+        if any(self.felt(seat, now) for seat in self.panels):
+            return now + 1 / FPS  # a panel shakes
         return self.public.next_frame(now)
 
 
 class WindowBuzzer(Buzzer):
-    """The buzzer as text on the window's status line."""
+    """The buzzer as text on the window's status line (a speaker, if any, makes the sound)."""
 
     def __init__(self, scene: WindowScene, wake: Callable[[], None]) -> None:
         self._scene = scene
         self._wake = wake
 
-    def play(self, tune: str) -> None:
-        self._scene.add_tune(tune)
+    def sounds(self) -> bool:
+        return False
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        self._scene.add_tune(heard(tune, volume))
+        self._wake()
+
+
+class WindowVibrator(Vibrator):
+    """A seat's motor as its panel shaking, for as long as the pattern runs."""
+
+    def __init__(self, scene: WindowScene, seat: int, wake: Callable[[], None]) -> None:
+        self._scene = scene
+        self._seat = seat
+        self._wake = wake
+
+    def pulse(self, pattern: str) -> None:
+        self._scene.feel(self._seat, felt_seconds(pattern))
         self._wake()
 
 
@@ -183,7 +222,9 @@ class WindowTable:
         self.scene = WindowScene(seats, sink, clock)
         self._loop = PygameLoop(self.scene, clock, title="table-companion emulator")
         self._hardware = TableHardware(
-            seats={n: SeatHardware(n, WindowSeatScreen(self._keep_frame, n)) for n in seats},
+            seats={n: SeatHardware(n, WindowSeatScreen(self._keep_frame, n),
+                                   vibrator=WindowVibrator(self.scene, n, self._loop.wake))
+                   for n in seats},
             buzzer=WindowBuzzer(self.scene, self._loop.wake),
             public=PygamePublicScreen(self.scene.public, self._loop.wake),
         )

@@ -1,7 +1,8 @@
 """The simulated table in a terminal: the default when there is no table.toml.
 
 Every seat's OLED is drawn pixel for pixel in braille inside a labelled frame, the buzzer's
-tunes and the app's message show as status lines, and keys press and hold each seat's ACT
+tunes and the app's message show as status lines, a seat's vibration marks its own frame
+("~~") while its motor would run, and keys press and hold each seat's ACT
 and PEEK (see :mod:`hardware.terminal_keys`). Frames are drawn in the caller's thread when a
 screen changes. The reader thread turns bytes into events for the sink; it also redraws, under
 the same lock, after keys that only the simulator knows (Tab, 0, ?, the hold toggles), since
@@ -11,6 +12,7 @@ the app never learns of those and would otherwise leave the screen stale until i
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
 import threading
@@ -29,11 +31,13 @@ from .base import (
     SeatScreen,
     Sink,
     TableHardware,
+    Vibrator,
 )
 from .terminal_braille import braille_rows
 from .terminal_compose import Scene, SeatPanel, compose, grid_size
 from .terminal_input import KeyboardMode, KeyReader
 from .terminal_keys import ACT_DIGITS, KeyDecoder, ViewKey
+from .tunes import felt_seconds, heard
 
 FALLBACK_SIZE = (80, 24)
 TUNES_SHOWN = 6
@@ -65,7 +69,9 @@ class TerminalTable:
         self._inp = inp  # kept: if it were garbage-collected its fd would close under the reader
         self._size = size
         self._lock = threading.Lock()
+        self._clock = clock
         self._keys = KeyDecoder(self._seats, clock)
+        self._felt_until: dict[int, float] = {}
         self._rows: dict[int, list[str] | None] = dict.fromkeys(self._seats)
         self._offline: set[int] = set()
         self._tunes: deque[str] = deque(maxlen=TUNES_SHOWN)
@@ -76,7 +82,8 @@ class TerminalTable:
         self._painted: list[str] = []
         self._closed = False
         self._hardware = TableHardware(
-            seats={n: SeatHardware(n, TerminalScreen(self, n)) for n in self._seats},
+            seats={n: SeatHardware(n, TerminalScreen(self, n), vibrator=TerminalVibrator(self, n))
+                   for n in self._seats},
             buzzer=TerminalBuzzer(self),
         )
         self._resources = self._open(self._inp.fileno())
@@ -131,6 +138,19 @@ class TerminalTable:
             self._tunes.append(tune)
             self._paint()
 
+    def _feel(self, seat: int, seconds: float) -> None:
+        """Mark the seat's frame for ``seconds``; a timer repaints it when they are over."""
+        with self._lock:
+            self._felt_until[seat] = self._clock() + seconds
+            self._paint()
+        timer = threading.Timer(seconds, self._repaint)
+        timer.daemon = True
+        timer.start()
+
+    def _repaint(self) -> None:
+        with self._lock:
+            self._paint()
+
     # ------------------------------------------------------------ the reader thread
 
     def _on_keys(self, data: bytes) -> None:
@@ -182,6 +202,7 @@ class TerminalTable:
                 offline=seat in self._offline,
                 act_held=self._keys.is_held(seat, ButtonName.ACT),
                 peek_held=self._keys.is_held(seat, ButtonName.PEEK),
+                felt=self._clock() < self._felt_until.get(seat, -math.inf),
             )
             for seat in self._seats
         ]
@@ -233,13 +254,28 @@ class TerminalScreen(SeatScreen):
 
 
 class TerminalBuzzer(Buzzer):
-    """The buzzer as text: the last tunes played, on the status line."""
+    """The buzzer as text: the last tunes played, on the status line (a speaker, if any,
+    makes the sound)."""
 
     def __init__(self, table: TerminalTable) -> None:
         self._table = table
 
-    def play(self, tune: str) -> None:
-        self._table._record_tune(tune)
+    def sounds(self) -> bool:
+        return False
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        self._table._record_tune(heard(tune, volume))
+
+
+class TerminalVibrator(Vibrator):
+    """A seat's motor as a mark on that seat's own frame, for as long as the pattern runs."""
+
+    def __init__(self, table: TerminalTable, seat: int) -> None:
+        self._table = table
+        self._seat = seat
+
+    def pulse(self, pattern: str) -> None:
+        self._table._feel(self._seat, felt_seconds(pattern))
 
 
 def checked_seats(seat_numbers: Iterable[int]) -> list[int]:

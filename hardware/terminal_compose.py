@@ -25,17 +25,20 @@ INVERSE = "\x1b[7m"
 RESET = "\x1b[0m"
 ANSI_SEQUENCE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 DARK_ROW = " " * ROW_CHARS
+FELT = "~~"  # on a seat's own frame while its motor would run
 
 
 @dataclass(frozen=True)
 class SeatPanel:
-    """What one seat's frame shows; ``rows`` is None while the screen is off (blanked)."""
+    """What one seat's frame shows; ``rows`` is None while the screen is off (blanked);
+    ``felt``: the seat's vibration motor runs now."""
 
     number: int
     rows: Sequence[str] | None = None
     offline: bool = False
     act_held: bool = False
     peek_held: bool = False
+    felt: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,10 @@ def _seat_entry(panel: SeatPanel, focus: int) -> str:
 
 
 def seat_frame(panel: SeatPanel) -> list[str]:
-    top = _border("┌", f"Seat {panel.number}", _flags(panel), "┐")
+    """The seat's frame; a vibration shows on it alone (never in the seat list beside
+    another seat's frame: it is private)."""
+    flags = [FELT, *_flags(panel)] if panel.felt else _flags(panel)
+    top = _border("┌", f"Seat {panel.number}", flags, "┐")
     body = [f"│{row}│" for row in (panel.rows or [DARK_ROW] * ROW_COUNT)]
     bottom = _border("└", seat_key_hint(panel.number), [], "┘")
     return [top, *body, bottom]

@@ -70,6 +70,20 @@ VIBRATION_PATTERNS: dict[str, tuple[float, float, int]] = {
 }
 
 
+def felt_seconds(pattern: str) -> float:
+    """How long a pattern runs, first pulse to last: how long a simulator shows it."""
+    on_time, off_time, repeats = vibration(pattern)
+    return on_time * repeats + off_time * (repeats - 1)
+
+
+def heard(name: str, volume: float) -> str:
+    """A tune as a simulator's buzzer writes it: its name, and how loud when not loudest."""
+    tune(name)  # an unknown name fails here as on a real buzzer
+    if volume <= 0:
+        return f"{name} (muted)"
+    return name if volume >= 1 else f"{name} (quiet)"
+
+
 def vibration(pattern: str) -> tuple[float, float, int]:
     """A named vibration pattern; an unknown name is a ValueError listing the known ones."""
     try:

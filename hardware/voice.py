@@ -7,10 +7,12 @@ volume of 0 simply stays silent: the narration is already on every seat's screen
 buzzer cue, and its timing comes from the engine's narration scripts, never from the audio.
 
 One worker thread owns the mixer; :meth:`MixerSpeaker.say` only queues the text, so the app's
-loop never waits for speech. Prompts play one after another; one that waited longer than
-``STALE_AFTER`` is dropped rather than spoken out of step with the screens. An optional
-masking noise covers the table's private steps (a scripted check with eyes shut), since a
-quiet room gives away who moves.
+loop never waits for speech. When no buzzer sounds, the speaker plays the tunes too
+(:meth:`MixerSpeaker.play`): each note a short synthesized tone, on a channel of its own, at
+once and over any speech (a tune waiting behind a narration would come too late). Prompts
+play one after another; one that waited longer than ``STALE_AFTER`` is dropped rather than
+spoken out of step with the screens. An optional masking noise covers the table's private
+steps (a scripted check with eyes shut), since a quiet room gives away who moves.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import array
 import hashlib
 import logging
+import math
 import os
 import queue
 import random
@@ -30,7 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
+from gpiozero.tones import Tone
 
+from . import tunes
 from .base import Speaker
 
 log = logging.getLogger(__name__)
@@ -44,6 +49,8 @@ SYNTH_TIMEOUT = 30.0
 MASK_LEVEL = 0.3  # of the narration volume
 MASK_FADE_MS = 800
 MASK_SECONDS = 2.0  # the length of the looped noise
+TONE_LEVEL = 0.5  # of full scale: a tune stands out without drowning the voice
+TONE_FADE = 0.004  # seconds of fade at each end of a note: no click
 
 Synthesizer = Callable[[str, str, Path], None]  # (text, voice, WAV file to write)
 
@@ -136,6 +143,23 @@ def masking_noise(seconds: float = MASK_SECONDS, rate: int = RATE) -> bytes:
     return samples.tobytes()
 
 
+def tune_samples(name: str, rate: int = RATE) -> bytes:
+    """A tune from hardware/tunes.py as 16-bit mono samples: each note a sine tone, each rest
+    silence, each note faded in and out so repeated notes stay separate."""
+    samples = array.array("h")
+    for note, seconds in tunes.tune(name):
+        count = round(seconds * rate)
+        if note is None:
+            samples.extend([0] * count)
+            continue
+        step = 2 * math.pi * Tone(note).frequency / rate
+        fade = max(1, round(TONE_FADE * rate))
+        for i in range(count):
+            envelope = min(1.0, i / fade, (count - 1 - i) / fade)
+            samples.append(round(32767 * TONE_LEVEL * envelope * math.sin(step * i)))
+    return samples.tobytes()
+
+
 class MixerSpeaker(Speaker):
     """The table's loudspeaker through pygame.mixer; a context manager that closes it."""
 
@@ -145,7 +169,7 @@ class MixerSpeaker(Speaker):
         self.volume = max(0.0, min(1.0, volume))
         self.masking = masking
         self.spoken: list[str] = []  # texts whose prompt started playing, for logs and tests
-        self._queue: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[str, float, float] | None] = queue.Queue()
         self._said = self._handled = 0
         self._progress = threading.Condition()
         self._stop = threading.Event()
@@ -157,15 +181,29 @@ class MixerSpeaker(Speaker):
         if not self._ready.wait(START_TIMEOUT) or self._failure is not None:
             raise AudioUnavailable(str(self._failure or "the mixer did not start"))
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, volume: float = 1.0) -> None:
         with self._progress:
             self._said += 1
-        self._queue.put((text, time.monotonic()))
+        self._queue.put((text, time.monotonic(), max(0.0, min(1.0, volume))))
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every text said so far has been handled (started, or skipped)."""
         with self._progress:
             return self._progress.wait_for(lambda: self._handled >= self._said, timeout)
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        """Start the tune now on its own channel (a new tune cuts the one before short)."""
+        sound = self._tunes.get(tune)
+        if sound is None:
+            tunes.tune(tune)  # an unknown name: the ValueError lists the known ones
+            return
+        if volume <= 0:
+            return
+        sound.set_volume(self.volume * min(1.0, volume))
+        self._chime.play(sound)
+
+    def is_chiming(self) -> bool:
+        return bool(pygame.mixer.get_init()) and self._chime.get_busy()
 
     def is_speaking(self) -> bool:
         return bool(pygame.mixer.get_init()) and self._voice.get_busy()
@@ -190,7 +228,10 @@ class MixerSpeaker(Speaker):
         try:
             pygame.mixer.init(frequency=RATE, size=-16, channels=1)
             self._voice, self._mask = pygame.mixer.Channel(0), pygame.mixer.Channel(1)
+            self._chime = pygame.mixer.Channel(2)
             self._noise = pygame.mixer.Sound(buffer=masking_noise())
+            self._tunes = {name: pygame.mixer.Sound(buffer=tune_samples(name))
+                           for name in tunes.TUNES}
         except pygame.error as error:
             self._failure = error
             self._ready.set()
@@ -205,32 +246,33 @@ class MixerSpeaker(Speaker):
         finally:
             pygame.mixer.quit()
 
-    def _speak(self, text: str, said_at: float) -> None:
-        self._start_masking(text)
-        self._play(text, said_at)
+    def _speak(self, text: str, said_at: float, volume: float) -> None:
+        self._start_masking(text, volume)
+        self._play(text, said_at, volume)
         if self.masking is not None and text in self.masking.stops:
             self._stop.wait(max(0.0, self._busy_until - time.monotonic()))
             self._mask.fadeout(MASK_FADE_MS)
 
-    def _play(self, text: str, said_at: float) -> None:
-        """Start the prompt once the one before it has ended; skip it if it is missing or late."""
+    def _play(self, text: str, said_at: float, volume: float) -> None:
+        """Start the prompt once the one before it has ended; skip it if it is missing, late
+        or muted."""
         path = self.cache.get(text)
         self._stop.wait(max(0.0, self._busy_until - time.monotonic()))
-        if path is None or self._stop.is_set():
+        if path is None or self._stop.is_set() or volume <= 0:
             return
         if time.monotonic() - said_at > STALE_AFTER:
             log.info("narration %r dropped: the table has moved on", text)
             return
         sound = pygame.mixer.Sound(str(path))
-        sound.set_volume(self.volume)
+        sound.set_volume(self.volume * volume)
         self._voice.play(sound)
         self.spoken.append(text)
         self._busy_until = time.monotonic() + sound.get_length()
 
-    def _start_masking(self, text: str) -> None:
+    def _start_masking(self, text: str, volume: float) -> None:
         if self.masking is None or text not in self.masking.starts:
             return
-        self._noise.set_volume(self.volume * MASK_LEVEL)
+        self._noise.set_volume(self.volume * volume * MASK_LEVEL)
         limit = round((self.masking.starts[text] + 2.0) * 1000)
         self._mask.play(self._noise, loops=-1, maxtime=limit, fade_ms=MASK_FADE_MS)
 

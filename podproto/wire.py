@@ -15,7 +15,7 @@ The message layouts are in firmware/PROTOCOL.md.
 
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: BUZZ carries the seat's volume
 MAX_BODY = 1100  # seq + kind + a whole 1024-byte screen with its headers + crc, with room
 _MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
 
@@ -267,6 +267,17 @@ def parse_steps(payload: bytes) -> list | None:
     if len(payload) % 4:
         return None
     return [struct.unpack(">HH", payload[i : i + 4]) for i in range(0, len(payload), 4)]
+
+
+def buzz(level: int, pairs: list) -> bytes:
+    """BUZZ: the seat's volume (1..255, 255 loudest) and ``(hz, ms)`` steps."""
+    return bytes((level,)) + steps(pairs)
+
+
+def parse_buzz(payload: bytes) -> tuple | None:
+    """``(level, pairs)``, or None for a malformed payload."""
+    pairs = parse_steps(payload[1:]) if payload else None
+    return None if pairs is None else (payload[0], pairs)
 
 
 def screen(flags: int, windows: list) -> bytes:

@@ -192,13 +192,17 @@ def generator_positions(state: State) -> list[tuple[int, bytes]]:
 
 
 class RecordingPublic(PublicScreen):
-    """The HDMI screen as a list of the pages it was handed."""
+    """The HDMI screen as a list of the pages it was handed, and the tunes it flashed."""
 
     def __init__(self) -> None:
         self.pages: list[PublicPage] = []
+        self.tunes: list[str] = []
 
     def show(self, page: PublicPage, now: float) -> None:
         self.pages.append(page)
+
+    def cue(self, tune: str, now: float) -> None:
+        self.tunes.append(tune)
 
 
 class Table:

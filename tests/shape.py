@@ -151,8 +151,11 @@ class RecordingSpeaker(Speaker):
     def __init__(self, cues: list) -> None:
         self.cues = cues
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, volume: float = 1.0) -> None:
         self.cues.append(("say", text))
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        self.cues.append(("tune", tune))
 
 
 class Watched(Table):

@@ -146,3 +146,35 @@ def test_audit_command_line_reports_and_exits_zero(tmp_path, capsys) -> None:
                  "--commitment", commitment(record.key)]) == 0
     out = capsys.readouterr().out
     assert "Fair: every shuffle and deal came from the committed key and the players' cut." in out
+
+
+def test_audit_reads_a_path_with_uri_characters_and_writes_nothing(tmp_path) -> None:
+    """A ``#`` or ``?`` in the state directory is part of its name, not a URI's fragment:
+    the audit reads that journal, and creates no file anywhere else."""
+    odd = tmp_path / "games #1 ?x=y"
+    odd.mkdir()
+    record = _journal_game(odd)
+    status, report = _audit(odd, commitment(record.key))
+    assert status == 0, report
+    assert [p.name for p in tmp_path.iterdir()] == [odd.name]
+
+
+def test_audit_a_game_the_table_gave_up_is_not_called_fair(tmp_path) -> None:
+    """A game whose seed was damaged was archived with the reason: the audit says so."""
+    record = _journal_game(tmp_path, finished=False)
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("UPDATE games SET seed = ?", (bytes(32),))
+    db.close()
+    assert SqliteJournal(journal_path(tmp_path)).resume() is None  # given up, archived
+    status, report = _audit(tmp_path, commitment(record.key))
+    assert status == 1 and "NOT VERIFIED" in report and "gave this game up" in report
+
+
+def test_audit_a_cut_history_is_not_called_fair(tmp_path) -> None:
+    """Actions missing from the end of a finished game: its chain's seal says so."""
+    record = _journal_game(tmp_path)
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("DELETE FROM entries WHERE idx >= ?", (len(record.entries) - 2,))
+    db.close()
+    status, report = _audit(tmp_path, commitment(record.key))
+    assert status == 1 and "history is not whole" in report

@@ -112,13 +112,19 @@ def test_bad_input_displays_failing_at_random_never_stop_the_game() -> None:
 
 
 @pytest.mark.parametrize(("script", "line", "words"), [
-    ("table 2\n\n# a comment\npress 9 act\n", 4, "no seat 9"),
+    ("table 2\n\n# a comment\npress 9 act\n", 4, "'9' is not a seat at this table"),
     ("table 2\npress 1 elbow\n", 2, "not a button"),
     ("table 2\nwait soon\n", 2, "not a duration"),
     ("table 2\njoin 1\nchoose 1 \"Fly away\"\n", 3, "not offered 'Fly away'"),
     ("table 2\ntap 1 act\nexpect 2 \"unclosed\n", 3, "cannot read this line"),
     ("table nine\n", 1, "table: 1 to 8 seats"),
     ("key 12\n", 1, "key: 32 bytes in hex"),
+    ("table 2\ntap 1 act now\n", 2, "'tap' takes other words: write tap SEAT"),
+    ("table 2\nwait\n", 2, "write wait DURATION"),
+    ("table 2\nexpect tune\n", 2, "write expect tune NAME"),
+    ("table 2\nexpect offline 1 2\n", 2, "write expect offline SEAT"),
+    ("table 2\nexpect 7 \"Join\"\n", 2, "'7' is not a seat at this table: write a number"),
+    ("table 2\nexpect presses at most offline\n", 2, "write: expect presses at most N"),
 ])
 def test_bad_input_script_error_names_its_line(script: str, line: int, words: str) -> None:
     """A table script's mistake is reported with the line it is on and what is wrong."""
@@ -132,4 +138,4 @@ def test_bad_input_script_command_reports_file_and_line(tmp_path, capsys) -> Non
     path.write_text("table 2\njoin 1\nexpect 1 \"Nobody\"\n")
     assert main(["script", str(path)]) != 0
     err = capsys.readouterr().err
-    assert "broken.table line 3" in err and "Traceback" not in err
+    assert f"{path}:3: seat 1 does not show 'Nobody'" in err and "Traceback" not in err

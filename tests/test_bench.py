@@ -48,3 +48,16 @@ def test_bench_hourglass_never_runs_out_early(quick_run):
     _, figures = quick_run
     assert figures["expiry_early"]["value"] == 0
     assert figures["expiry_early"]["baseline"] == 0
+
+
+def test_fault_bench_in_process_parts_count_no_goal_breaker(tmp_path):
+    """``make faults`` at tiny sizes, its in-process steps: byte flips and a seed bit
+    classified (never silent, never a crash), mutated scripts answered FILE:LINE."""
+    import random
+
+    from bench.faults import BAD, flips, scripts
+
+    rng = random.Random(5)
+    outcomes = flips(6, 2, tmp_path, rng) + scripts(8, rng)
+    assert sum(outcomes.values()) == 16
+    assert not [outcome for outcome in outcomes if outcome.startswith(BAD)], outcomes

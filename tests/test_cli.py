@@ -32,6 +32,21 @@ def test_cli_version_and_games(capsys):
     assert len(capsys.readouterr().out.strip().splitlines()) == 5
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["play", "--players", "-3"], "--players: -3 is not between 1 and 8"),
+    (["play", "--players", "0"], "--players: 0 is not between 1 and 8"),
+    (["play", "--seats", "99"], "--seats: 99 is not between 1 and 8"),
+    (["play", "--volume", "-1"], "--volume: -1 is not between 0 and 100"),
+    (["play", "--seats", "two"], "--seats: 'two' is not a whole number"),
+    (["audit", "0"], "GAME-ID: 0 is not between 1 and"),
+])
+def test_cli_numbers_out_of_range_are_refused_in_one_line(args, said, capsys):
+    """``--players -3`` once joined seats 1 to 3: every number is range-checked first."""
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2 and said in capsys.readouterr().err
+
+
 def test_cli_pod_firmware_writes_a_pods_flash(capsys, tmp_path):
     """`companion pod-firmware DIR` lays out a pod's flash as firmware/README.md does (and as
     the pod tests run it): the firmware's modules, and podproto/, the protocol package the

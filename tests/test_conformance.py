@@ -18,8 +18,8 @@ from PIL import Image
 
 from companion.composer import face_for, whole_outcome
 from companion.record import GameRecord, JournaledAction
-from companion.render import Face, render
-from companion.seat_ui import pages
+from companion.render import NOTICE_LINES, Face, render
+from companion.seat_ui import notice_lines
 from engine import registry
 from engine.api import Effect, Game, Narrate, Reveal, State
 from engine.exc import IllegalAction
@@ -251,7 +251,7 @@ def test_conformance_screens_fit_a_seat(key: str) -> None:
     """Titles and lines of 21 characters, labels of 20, at most 8 actions, big text of 5, and
     no text cut to fit (``fit``'s last resort, a ``~``): every screen of random play, the
     PEEK faces, the public face, and every notice the game gives the table (narration and
-    reveals, paged a line at a time)."""
+    reveals, each whole on one screen)."""
     for number in range(SECRECY_SEEDS):
         play = RandomGame(_game(key), 500 + number)
         for step in play.steps():
@@ -285,7 +285,9 @@ def _assert_outcome_drawn_whole(state: State, seat: int, now: float) -> None:
 
 
 def _assert_notice_fits(text: str) -> None:
-    """A notice is paged at spaces, never mid-word, and every word of it is shown."""
-    lines = pages(text)
+    """A notice fits one screen: wrapped at spaces, never mid-word, into at most four lines,
+    and every word of it is shown."""
+    lines = notice_lines(text)
+    assert len(lines) <= NOTICE_LINES, lines
     assert all(len(line) <= 21 and line in text for line in lines), text
     assert " ".join(lines) == " ".join(text.split()), text

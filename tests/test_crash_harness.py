@@ -38,6 +38,7 @@ KILLS_PER_CHAIN = 26  # 104 kills in all
 KEYS = ("1", "2", "3") * 3 + ("q1", "w2", "e3") + ("123",) * 3
 EARLY_KILLS = 0.2  # the share of kills while the process starts (imports, replay, blanking)
 ROOT = Path(__file__).resolve().parent.parent
+WRITES = ("begin ", "append ", "truncate ", "finish ")  # ack lines of durable writes
 
 
 @dataclass
@@ -190,7 +191,7 @@ class Chain:
             assert expected is not None
             assert tuple(resumes[0]) == tuple(map(str, expected)), "resumed a different state"
             self.resumes += 1
-        check_acks(before, [line for line in lines if not line.startswith("resume ")], after)
+        check_acks(before, [line for line in lines if line.startswith(WRITES)], after)
         self.acked += sum(line.startswith("append ") for line in lines)
 
     def clean_stop(self) -> None:

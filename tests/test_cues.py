@@ -2,16 +2,18 @@
 
 A game names cues only from engine/cues.py (``Buzz(Tune.TURN)``, ``Vibrate(seat,
 Pattern.LONG)``). Hardware must not import the engine, so it keeps its own tables keyed by the
-plain names (hardware/tunes.py): ONE tune table for the buzzers and ONE vibration table for
-the GPIO motors and the pods (a pod is sent the timings, so its firmware knows no names).
-These tests hold the tables to the vocabulary, and every buzzer and motor class in
-``hardware`` to rendering every member of it.
+plain names (hardware/tunes.py): ONE tune table for the buzzers, the pods' piezos and the
+speaker, and ONE vibration table for the motors, the pods and the simulators' panels. These
+tests hold the tables to the vocabulary, and every buzzer, motor, speaker and public screen
+class in ``hardware`` to rendering every member of it: tunes on everything public, vibrations
+on one seat's own motor or panel and never on the public screen.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import io
 import os
 import pkgutil
 import threading
@@ -22,19 +24,37 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+from gpiozero.tones import Tone  # noqa: E402
 
 import hardware  # noqa: E402
 from engine.cues import Pattern, Tune  # noqa: E402
 from hardware import tunes  # noqa: E402
-from hardware.base import Buzzer, Vibrator  # noqa: E402
+from hardware.base import Buzzer, PublicPage, PublicScreen, Speaker, Vibrator  # noqa: E402
 from hardware.gpio import GpioBuzzer, GpioVibrator  # noqa: E402
-from hardware.pod_screen import PodVibrator  # noqa: E402
-from hardware.pygame_window import WindowBuzzer, WindowTable  # noqa: E402
-from hardware.terminal import TerminalBuzzer  # noqa: E402
+from hardware.pod_screen import PodBuzzer, PodVibrator  # noqa: E402
+from hardware.pygame_public import (  # noqa: E402
+    TUNE_SECONDS,
+    PublicScene,
+    PublicWindow,
+    PygamePublicScreen,
+    draw_public,
+)
+from hardware.pygame_seats import PANEL_SIZE, PanelLayout, draw_panel  # noqa: E402
+from hardware.pygame_window import (  # noqa: E402
+    WindowBuzzer,
+    WindowTable,
+    WindowVibrator,
+)
+from hardware.terminal import TerminalBuzzer, TerminalTable, TerminalVibrator  # noqa: E402
+from hardware.voice import MixerSpeaker, PromptCache  # noqa: E402
 from podproto import wire  # noqa: E402
-from tests.test_terminal import Keyboard, open_table, screen  # noqa: E402
+from tests.test_terminal import GRID, Keyboard, open_table, screen  # noqa: E402
 
 TIMEOUT = 5.0
+FRAME = 66  # columns of one seat's frame in the terminal
 
 
 def implementations(base: type) -> set[type]:
@@ -51,9 +71,13 @@ def implementations(base: type) -> set[type]:
 
 
 def test_cues_every_output_is_checked_here() -> None:
-    """A new buzzer or motor class fails here until it is added to the tests below."""
-    assert implementations(Buzzer) == {GpioBuzzer, TerminalBuzzer, WindowBuzzer}
-    assert implementations(Vibrator) == {GpioVibrator, PodVibrator}
+    """A new buzzer, motor, speaker or public screen fails here until the tests below cover
+    it (PublicWindow is a PygamePublicScreen whose cue it inherits)."""
+    assert implementations(Buzzer) == {GpioBuzzer, TerminalBuzzer, WindowBuzzer, PodBuzzer}
+    assert implementations(Vibrator) == {GpioVibrator, PodVibrator, TerminalVibrator,
+                                         WindowVibrator}
+    assert implementations(Speaker) == {MixerSpeaker}
+    assert implementations(PublicScreen) == {PygamePublicScreen, PublicWindow}
 
 
 def test_cues_tables_are_the_vocabulary() -> None:
@@ -141,3 +165,162 @@ def test_cues_window_shows_every_tune() -> None:
             window.hardware().buzzer.play(tune)
             shown = window.scene.status_text().split("buzzer: ")[-1].split(", ")
             assert shown[-1] == tune, tune
+
+
+def test_cues_pod_piezo_gets_every_tune_as_tones_at_the_seats_volume() -> None:
+    """A pod with a piezo is sent each tune's notes in Hz and ms, with the seat's level; a
+    pod without one is sent nothing."""
+    sent: list[tuple[int, bytes]] = []
+    piezo = [True]
+    buzzer = PodBuzzer(lambda kind, payload: sent.append((kind, payload)) or True,
+                       lambda: piezo[0])
+    for tune in Tune:
+        sent.clear()
+        buzzer.play(tune, 0.2)
+        steps = [(round(Tone(note).frequency) if note else 0, round(seconds * 1000))
+                 for note, seconds in tunes.TUNES[tune]]
+        assert sent == [(wire.BUZZ, wire.buzz(51, steps))], tune
+    piezo[0] = False
+    sent.clear()
+    buzzer.play(Tune.TURN)
+    assert sent == [] and not buzzer.sounds()
+
+
+def test_cues_speaker_plays_every_tune(tmp_path) -> None:
+    """The speaker plays each tune as tones as long as the tune, at the table's volume
+    (scaled by its own), on a channel of its own."""
+    speaker = MixerSpeaker(PromptCache(tmp_path), volume=0.5)
+    try:
+        for tune in Tune:
+            speaker.play(tune, 0.2)
+            assert speaker.is_chiming(), tune
+            sound = pygame.mixer.Channel(2).get_sound()
+            assert sound.get_length() == pytest.approx(tunes.duration(tune), abs=0.01), tune
+            assert sound.get_volume() == pytest.approx(0.1, abs=0.01), tune
+    finally:
+        speaker.close()
+
+
+def test_cues_public_screen_flashes_every_tune() -> None:
+    """The public screen shows each tune's name for a moment, in its title bar."""
+    scene = PublicScene()
+    public = PygamePublicScreen(scene, wake=lambda: None)
+    public.show(PublicPage(title="Seat 2's turn"), 0.0)
+    surface = pygame.Surface((640, 360))
+    draw_public(surface, scene.face(0.0)[0], 0.0)
+    quiet_title = pygame.image.tobytes(surface.subsurface((0, 0, 640, 50)), "RGB")
+    for at, tune in enumerate(Tune, start=1):
+        public.cue(tune, float(at))
+        face = scene.face(at + 0.1)[0]
+        assert face.tune == tune and f"♪ {tune}" in face.text(), tune
+        draw_public(surface, face, at + 0.1)
+        assert pygame.image.tobytes(surface.subsurface((0, 0, 640, 50)), "RGB") != quiet_title
+        assert scene.face(at + TUNE_SECONDS)[0].tune is None, tune
+        assert scene.next_frame(at + 0.5) == at + TUNE_SECONDS  # wakes to take it away
+
+
+def test_cues_terminal_shows_every_vibration_on_its_own_frame_only() -> None:
+    """A seat's vibration marks that seat's frame ("~~") while the pattern runs; no other
+    seat's frame, and not the seat list."""
+    now = [0.0]
+    keyboard = Keyboard()
+    out = io.StringIO()
+    try:
+        with TerminalTable([1, 2, 3], keyboard.events.put, out=out, inp=keyboard.inp,
+                           clock=lambda: now[0], size=GRID) as table:
+            for pattern in Pattern:
+                table.hardware().seats[2].vibrator.pulse(pattern)
+                lines = screen(out.getvalue())
+                frames = [lines[0][i * FRAME: (i + 1) * FRAME] for i in range(3)]
+                assert ["~~" in frame for frame in frames] == [False, True, False], pattern
+                now[0] += tunes.felt_seconds(pattern)
+                table.set_status(f"after {pattern}")  # any repaint
+                assert "~~" not in screen(out.getvalue())[0], pattern
+    finally:
+        keyboard.close()
+
+
+def test_cues_window_shakes_every_vibration_on_its_own_panel_only() -> None:
+    """A seat's vibration shakes that seat's panel while the pattern runs, and no other."""
+    now = [0.0]
+    with WindowTable([1, 2], lambda event: None, clock=lambda: now[0]) as window:
+        for pattern in Pattern:
+            window.hardware().seats[1].vibrator.pulse(pattern)
+            assert window.scene.felt(1, now[0]) and not window.scene.felt(2, now[0]), pattern
+            assert window.scene.next_frame(now[0]) is not None  # it animates
+            now[0] += tunes.felt_seconds(pattern)
+            assert not window.scene.felt(1, now[0]), pattern
+
+
+def test_cues_window_panel_looks_different_while_it_shakes() -> None:
+    """The shaking panel is drawn otherwise: its OLED moved, its edge lit, "~~" by its name."""
+    layout = PanelLayout(1, (0, 0))
+    drawn = []
+    for shake in (None, 3):
+        canvas = pygame.Surface(PANEL_SIZE)
+        draw_panel(canvas, layout, None, lambda name: False, shake)
+        drawn.append(pygame.image.tobytes(canvas, "RGB"))
+    assert drawn[0] != drawn[1]
+
+
+class Recorder(Buzzer, Speaker, PublicScreen):
+    """A buzzer, speaker or public screen that writes down what it was asked for."""
+
+    def __init__(self, heard: list, name: str, sounds: bool = True) -> None:
+        self.heard, self.name, self._sounds = heard, name, sounds
+
+    def sounds(self) -> bool:
+        return self._sounds
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        self.heard.append((self.name, tune, volume))
+
+    def say(self, text: str, volume: float = 1.0) -> None:
+        self.heard.append((self.name, text, volume))
+
+    def show(self, page: PublicPage, now: float) -> None:
+        pass
+
+    def cue(self, tune: str, now: float) -> None:
+        self.heard.append((self.name, tune))
+
+
+def effect_player(buzzer: Buzzer | None, heard: list):
+    from companion.effects import EffectPlayer
+    from hardware.base import SeatHardware, TableHardware
+
+    seats = {n: SeatHardware(n, screen=None, vibrator=None) for n in (1, 2)}
+    hardware = TableHardware(seats, buzzer=buzzer, speaker=Recorder(heard, "speaker"),
+                             public=Recorder(heard, "public"))
+    return EffectPlayer(hardware, {}, on_status=lambda text: None)
+
+
+@pytest.mark.parametrize("buzzer", ["gpio", "text", "none"])
+def test_cues_speaker_plays_tunes_only_where_no_buzzer_sounds(buzzer: str) -> None:
+    """A table with a buzzer that sounds hears each tune once, from the buzzer; where the
+    buzzer is text (the simulators) or absent, the speaker plays it. The public screen
+    flashes it either way."""
+    heard: list = []
+    table_buzzer = None if buzzer == "none" else Recorder(heard, "buzzer", buzzer == "gpio")
+    effect_player(table_buzzer, heard).buzz(Tune.WIN, 0.0)
+    sounding = [name for name, *_ in heard if name in ("buzzer", "speaker")]
+    expected = {"gpio": ["buzzer"], "text": ["buzzer", "speaker"], "none": ["speaker"]}
+    assert sounding == expected[buzzer]
+    assert ("public", Tune.WIN) in heard
+
+
+def test_cues_vibrations_never_reach_the_public_screen_or_the_speaker() -> None:
+    """Every pattern goes to its seat's motor alone: nothing public hears or shows it."""
+    heard: list = []
+    player = effect_player(Recorder(heard, "buzzer"), heard)
+    felt: list = []
+
+    class Motor(Vibrator):
+        def pulse(self, pattern: str) -> None:
+            felt.append(pattern)
+
+    player.hardware.seats[2].vibrator = Motor()
+    for pattern in Pattern:
+        player.vibrate(2, pattern)
+    assert felt == list(Pattern)
+    assert heard == []

@@ -121,6 +121,21 @@ def test_buzzer_active_beeps_the_rhythm(mock_factory: MockFactory) -> None:
     buzzer.close()
 
 
+def test_buzzer_volume_narrows_the_piezos_pulses(mock_factory: MockFactory) -> None:
+    """A quieter table volume drives the piezo at a smaller duty cycle (50% is loudest);
+    volume 0 leaves it silent."""
+    pin = scope(mock_factory, 18)
+    buzzer = GpioBuzzer(18)
+    buzzer.play("join", 0.2)
+    assert buzzer.wait(TIMEOUT)
+    assert {round(float(s.state), 3) for s in pin.states[1:]} == {0.1, 0.0}
+    pin.clear_states()
+    buzzer.play("join", 0.0)
+    assert buzzer.wait(TIMEOUT)
+    assert all(float(s.state) == 0.0 for s in pin.states)
+    buzzer.close()
+
+
 def test_buzzer_unknown_tune_is_refused(mock_factory: MockFactory) -> None:
     """A misspelt tune name fails loudly, listing the known tunes."""
     buzzer = GpioBuzzer(18)

@@ -51,4 +51,4 @@ def test_a_script_with_a_superscript_count_names_the_line(tmp_path, capsys):
     script.write_text("table ²\njoin 1\n", encoding="utf-8")
     assert main(["script", str(script)]) == 2
     err = capsys.readouterr().err
-    assert "line 1" in err and "1 to 8 seats" in err and "invalid literal" not in err
+    assert f"{script}:1: table: 1 to 8 seats" in err and "invalid literal" not in err

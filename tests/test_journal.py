@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
-from companion.journal_sqlite import SqliteJournal, entry_tag, state_digest, wal_is_torn
+from companion.journal_file import check_wal
+from companion.journal_sqlite import SqliteJournal, entry_tag, state_digest
 from companion.record import GameRecord, JournaledAction
 from companion.statedir import choose_state_dir, journal_path, prepare_state_dir
 from engine import registry
@@ -171,7 +172,7 @@ def test_journal_garbage_file_is_moved_aside(path, caplog):
     journal = SqliteJournal(path)
     with caplog.at_level(logging.ERROR):
         assert journal.resume() is None
-    aside = [p for p in path.parent.iterdir() if ".corrupt-" in p.name]
+    aside = [p for p in path.parent.iterdir() if ".unreadable-" in p.name]
     assert len(aside) == 1 and "moved aside" in caplog.text
     assert journal.notices == ["Bad journal set aside"]
     record, state = new_game()
@@ -197,7 +198,7 @@ def test_journal_torn_last_write_is_cut_back_and_reported(path, tmp_path, caplog
     copy = crashed_copy(path, tmp_path / "cut")
     wal = Path(f"{copy}-wal")
     wal.write_bytes(wal.read_bytes()[:-100])
-    assert wal_is_torn(copy)
+    assert check_wal(copy).torn
     torn = SqliteJournal(copy)
     with caplog.at_level(logging.WARNING):
         resumed_record, _ = torn.resume()
@@ -214,17 +215,19 @@ def test_journal_whole_wal_is_not_torn(path):
     record, state = new_game()
     journal.begin(record)
     play(journal, record, state, 3)
-    assert not wal_is_torn(path)
+    assert not check_wal(path).torn
 
 
 def test_journal_action_that_no_longer_replays_is_cut(path):
-    """An entry the game refuses on replay is cut off with what follows, and reported."""
+    """An entry the game refuses on replay (a rule changed since) is cut off with what
+    follows, and reported."""
     journal = SqliteJournal(path)
     record, state = new_game()
     journal.begin(record)
-    play(journal, record, state, 4)
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE entries SET action = 'fly' WHERE idx = 2")
+    play(journal, record, state, 2)
+    record.entries.append(JournaledAction(1, "fly", 103.0))
+    journal.append(record, record.entries[-1])
+    play(journal, record, state, 1, 103.0)
     reopened = SqliteJournal(path)
     resumed_record, _ = reopened.resume()
     assert resumed_record.entries[:2] == record.entries[:2]

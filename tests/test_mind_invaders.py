@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
+from companion.render import NOTICE_LINES
+from companion.seat_ui import notice_lines
 from engine import registry
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView
 from engine.exc import IllegalAction, SetupError
@@ -296,8 +298,9 @@ def test_elimination_returns_highest_initiative_and_shrinks_floors_at_cleanup() 
     state = started(game_where(4, lambda s: s.first == 1))
     play_contest(state)
     effects = state.apply(3, "eliminated", 0.0) + state.apply(3, "out", 0.0)
-    assert Narrate("Pass Initiative cards down, same side up: Seat 4 takes the 3rd;"
-                   " the 4th Initiative card goes back to the box.") in effects
+    assert Narrate("Pass Initiative cards down, same side up; the 4th goes back to the"
+                   " box.") in effects
+    assert Narrate("Seat 4 takes the 3rd.") in effects
     assert state.view(3, 0.0).banner == "ELIMINATED"
     assert state.legal_actions(3) == []
     assert state.floor_size == 5  # unchanged until the next cleanup
@@ -313,8 +316,8 @@ def test_elimination_tells_each_seat_the_initiative_card_it_now_holds() -> None:
     state = started(game_where(5, lambda s: s.first == 1))
     effects = state.apply(2, "eliminated", 0.0) + state.apply(2, "out", 0.0)
     said = [e.text for e in effects if isinstance(e, Narrate)]
-    assert ("Pass Initiative cards down, same side up: Seat 3 takes the 2nd, Seat 4 takes the"
-            " 3rd, Seat 5 takes the 4th; the 5th Initiative card goes back to the box.") in said
+    assert said[-2:] == ["Pass Initiative cards down, same side up; the 5th goes back to the"
+                         " box.", "Seat 3 takes the 2nd, Seat 4 the 3rd, Seat 5 the 4th."]
     held = {seat: state.view(seat, 0.0).lines[-1] for seat in state.alive()}
     assert held == {1: "1st: GREEN", 3: "2nd: GREEN", 4: "3rd: GREEN", 5: "4th: GREEN"}
     effects = state.apply(5, "eliminated", 0.0) + state.apply(5, "out", 0.0)
@@ -453,3 +456,17 @@ def test_secrets_refusals_never_name_a_character() -> None:
         with pytest.raises(IllegalAction) as refused:
             state.apply(seat, "reveal:1", 0.0)
         assert ALIEN not in str(refused.value) and HUMAN not in str(refused.value)
+
+
+def test_the_cleanup_is_told_in_notices_of_one_screen_each():
+    """The cleanup's steps (discards, the floors, the Initiative passing left) are told in
+    order, each whole on one screen of four lines: none crawls, none is cut."""
+    state = started(game_where(5, lambda s: s.first == 1))
+    play_contest(state)
+    said = []
+    for seat in sorted(state.participants):
+        said += [e.text for e in state.apply(seat, "collected", 0.0) if isinstance(e, Narrate)]
+    cleanup = said[said.index(next(t for t in said if t.startswith("Cleanup:"))):][:3]
+    assert cleanup[1].startswith("Lower floor") and f"{state.floor_size} cards per floor" in (
+        cleanup[2])
+    assert all(len(notice_lines(text)) <= NOTICE_LINES for text in cleanup), cleanup

@@ -169,7 +169,7 @@ def test_the_action_a_seat_saw_is_the_one_the_rules_apply(headless):
 
 
 class BrokenBuzzer(Buzzer):
-    def play(self, tune: str) -> None:
+    def play(self, tune: str, volume: float = 1.0) -> None:
         raise RuntimeError("buzzer pin gone")
 
 
@@ -179,7 +179,10 @@ class BrokenMotor(Vibrator):
 
 
 class BrokenSpeaker(Speaker):
-    def say(self, text: str) -> None:
+    def say(self, text: str, volume: float = 1.0) -> None:
+        raise RuntimeError("no sound card")
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
         raise RuntimeError("no sound card")
 
 
@@ -188,6 +191,9 @@ class BrokenPublicScreen(PublicScreen):
         raise RuntimeError("HDMI unplugged")
 
     def reveal(self, text: str, now: float) -> None:
+        raise RuntimeError("HDMI unplugged")
+
+    def cue(self, tune: str, now: float) -> None:
         raise RuntimeError("HDMI unplugged")
 
 

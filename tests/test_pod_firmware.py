@@ -21,9 +21,12 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from gpiozero.tones import Tone
 
 from companion.app import App
 from companion.render import render
+from engine.api import Buzz
+from engine.cues import Tune
 from hardware.base import ButtonEdge, ButtonName, SeatLink
 from hardware.build import build_table
 from hardware.bus import RecordingBus
@@ -33,7 +36,15 @@ from hardware.pod_discovery import PodFinder
 from hardware.pod_link import PodLink
 from hardware.pod_port import PodPort, open_serial
 from podproto import VERSION, wire
-from tests.pod_sim.harness import HANG_GUARD, MICROPYTHON, PINS, ROOT, STAND_INS, SimPod
+from tests.pod_sim.harness import (
+    HANG_GUARD,
+    MICROPYTHON,
+    PIEZO,
+    PINS,
+    ROOT,
+    STAND_INS,
+    SimPod,
+)
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning"),
@@ -165,6 +176,36 @@ def test_pod_vibrates_on_its_own_motor(table: Table) -> None:
     table.app.hardware.seats[2].vibrator.pulse("short")
     assert table.link.sync(HANG_GUARD)
     assert "16 1" in table.pod.outputs()
+
+
+def test_pod_piezo_plays_the_tunes_at_the_seats_volume(tmp_path: Path,
+                                                      mock_factory: MockFactory) -> None:
+    """A pod with a piezo is offered "My volume"; a tune reaches its piezo pin as the tune's
+    notes, at a narrower duty cycle once the seat turned its volume down."""
+    pod = SimPod(tmp_path, seat=2, piezo=True)
+    events: queue.Queue = queue.Queue()
+    hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
+                           bus_factory=lambda number: RecordingBus(), pod_ports=pod.ports)
+    app = App(hardware)
+    app.start()
+    pod.plug()
+    try:
+        table = Table(app, events, pod)
+        table.online()
+        app.choose(2, "join", app.clock())
+        duties = []
+        for label in ("My volume: high", "My volume: low"):
+            before = len(pod.outputs())
+            app.effects.play([Buzz(Tune.JOIN)], app.clock())
+            assert table.link.sync(HANG_GUARD)
+            played = pod.outputs()[before:]
+            assert f"{PIEZO} {round(Tone('E6').frequency)}" in played
+            duties.append({line for line in played if "duty=" in line})
+            app.choose(2, next(a for a in app.actions(2) if a.label == label), app.clock())
+        assert duties == [{f"{PIEZO} duty=32768"}, {f"{PIEZO} duty=6553"}]
+    finally:
+        hardware.close()
+        pod.unplug()
 
 
 def test_pod_one_button_sh1106_hold_is_peek(tmp_path: Path, mock_factory: MockFactory) -> None:

@@ -187,7 +187,9 @@ def test_link_wrong_protocol_is_refused_clearly(pty_pod, caplog) -> None:
     finder = PodFinder({2: "auto"}, list_ports=listing(link))
     with caplog.at_level(logging.ERROR):
         assert finder.find(2) is None
-    assert "speaks pod protocol 2, newer than this companion's protocol 1" in caplog.text
+    ours = wire.PROTOCOL_VERSION
+    assert f"speaks pod protocol {ours + 1}, newer than this companion's protocol {ours}" \
+        in caplog.text
     assert "firmware/README.md" in caplog.text
     assert pod.wait_for(wire.REJECT)
 

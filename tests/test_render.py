@@ -1,9 +1,12 @@
 """The 128x64 seat screens: golden PNGs of the key faces, and what the text layer reports."""
 
+import dataclasses
+
 import pytest
 
-from companion.composer import clock_text, face_for, secret_face_for
+from companion.composer import clock_text, face_for, secret_face_for, with_headline
 from companion.render import Face, render
+from companion.seat_ui import notice_lines
 from engine.api import HourglassView, SeatView, SecretFace
 from tests.golden import assert_golden
 from tests.shape import outline
@@ -23,6 +26,13 @@ KEY_SCREENS = {
             "Other Invaders:", "Seat 5: Invader", "Hold until the cue")))),
     "seat_game_over": face_for(
         SeatView("Game over", ("Win: everyone escaped",), banner="WIN"), "> Play again", "1/2"),
+}
+LOOKOUT_TURN = KEY_SCREENS["seat_lookout_turn"]
+KEY_SCREENS |= {
+    "seat_notice_one_line": dataclasses.replace(LOOKOUT_TURN,
+                                                notice=notice_lines("Choices changed")),
+    "seat_notice_whole": with_headline(dataclasses.replace(LOOKOUT_TURN, notice=notice_lines(
+        "Seat 1 is not the Elf! Seat 1 pays 2 Gems and 1 Glory to Seat 3."))),
 }
 
 
@@ -65,6 +75,35 @@ def test_public_face_never_reads_the_secret():
     one = face_for(SeatView(**{**base.__dict__, "secret": SecretFace("INVADER")}))
     two = face_for(SeatView(**{**base.__dict__, "secret": SecretFace("HUMAN")}))
     assert render(one).tobytes() == render(two).tobytes()
+
+
+def test_a_notice_is_drawn_whole_and_never_takes_the_title_or_the_bar():
+    """Every word of a notice is on the screen at once, under the seat's own title (its
+    role, whose turn) and above the action bar; nothing crawls."""
+    role = face_for(SeatView("Your role: Lookout", ("Take it, face up.", "Take 5 stamina,",
+                                                     "draw 3 cards."), highlight=True), "> Ready")
+    text = "Seat 1 is not the Elf! Seat 1 pays 2 Gems and 1 Glory to Seat 3."
+    shown = dataclasses.replace(role, notice=notice_lines(text))
+    assert shown.text().splitlines() == ["Your role: Lookout", text, "> Ready"]
+    title_and_bar = [*range(0, 11 * 128), *range(53 * 128, 64 * 128)]
+    before, after = render(role).getdata(), render(shown).getdata()
+    assert [before[i] for i in title_and_bar] == [after[i] for i in title_and_bar]
+
+
+def test_a_short_notice_leaves_the_clock_and_first_lines_in_view():
+    """A one-line notice covers only the body's last line: the running sand stays."""
+    face = dataclasses.replace(LOOKOUT_TURN, notice=notice_lines("Not now"))
+    assert face.text().splitlines() == ["Your turn", "1:24", "Not now", "> Flip hourglass"]
+    lines = face_for(SeatView("Seat 2's turn", ("Lookout", "Deck 12", "Goal 1")))
+    assert dataclasses.replace(lines, notice=("Paused",)).text().splitlines() == [
+        "Seat 2's turn", "Lookout", "Deck 12", "Paused"]
+
+
+def test_a_notice_that_covers_the_clock_moves_it_to_the_title():
+    """Four lines cover the big digits; the sand's seconds go to the title's corner."""
+    face = KEY_SCREENS["seat_notice_whole"]
+    assert face.title == "Your turn" + "1:24".rjust(21 - len("Your turn"))
+    assert "1:24" in face.text().splitlines()[0]
 
 
 def test_render_sealed_faces_have_one_outline_whatever_they_say():

@@ -272,3 +272,19 @@ def test_resume_clean_stop_blanks_every_seat(path):
         assert not [t for t in after if t.control == 0x00 and DISPLAYON in t.data]
         assert not [t for t in after if t.control == 0x40 and any(t.data)]  # only dark pixels
     table.headless.close()
+
+
+def test_resume_a_press_stamped_after_an_expiry_replays_as_played(path):
+    """A press read in the same step as the hourglass running out, stamped after it: live
+    play lets the glass run out first, as the journal's replay does, so a restart rebuilds
+    the same game instead of refusing the press and cutting the game back."""
+    table = Table(path, start=1000.0)
+    start_hourglass(table)
+    deadline = table.app.state.next_deadline()
+    seat = min(table.app.state.active_seats())
+    action = next(a for a in table.app.state.legal_actions(seat) if a.id != "flip")
+    table.app.choose(seat, action.id, deadline + 0.01)  # the loop has not woken for it yet
+    record = table.app.record
+    assert state_digest(record.replay()) == state_digest(table.app.state)
+    restarted = Table(path, start=5.0)
+    assert not any("Cut back" in restarted.text(s) for s in (1, 2, 3))

@@ -1,17 +1,44 @@
 """A seat's highlight, confirmations and notices, on the clock."""
 
-from companion.seat_ui import MAX_NOTICE_PAGES, NOTICE_PAGE, SeatUI, pages
+from pathlib import Path
+
+from companion.render import render
+from companion.script_cli import run_script
+from companion.seat_ui import (
+    MAX_NOTICE_WAIT,
+    MIN_NOTICE,
+    SeatUI,
+    notice_lines,
+    notice_screens,
+    reading_time,
+)
 from engine.api import Action
 
 FLIP, END, LOSE = Action("flip", "Flip hourglass"), Action("end", "End turn"), Action(
     "lose", "Lose everything", confirm=True)
 
 
-def test_notice_pages_fit_one_line_each():
-    """A long notice is cut at spaces into 21-character lines, none lost."""
+def test_a_notice_is_shown_whole_wrapped_at_spaces():
+    """A notice is one screen of lines cut at spaces, shown all at once: nothing crawls."""
     text = "Seat 3 inspects seat 1: discard the Hoffman Lenses"
-    assert pages(text) == ["Seat 3 inspects seat", "1: discard the", "Hoffman Lenses"]
-    assert " ".join(pages(text)) == text
+    assert notice_lines(text) == ("Seat 3 inspects seat", "1: discard the", "Hoffman Lenses")
+    assert notice_screens(text) == [text]
+    ui = SeatUI(1)
+    ui.tell(text, 0.0)
+    assert ui.notice == text
+    ui.expire(reading_time(text) - 0.01)
+    assert ui.notice == text
+
+
+def test_a_notice_stays_for_a_reading_time_that_grows_with_its_length():
+    """A short refusal goes quickly; four lines of narration stay long enough to read."""
+    short, long = "Not now", "Seat 1 is not the Elf! Seat 1 pays 2 Gems and 1 Glory to Seat 3."
+    assert reading_time(short) == MIN_NOTICE
+    assert reading_time(long) > 3 * MIN_NOTICE
+    ui = SeatUI(1)
+    ui.tell(long, 0.0)
+    ui.expire(3 * MIN_NOTICE)
+    assert ui.notice == long
 
 
 def test_notices_arriving_together_are_shown_one_after_the_other():
@@ -20,19 +47,34 @@ def test_notices_arriving_together_are_shown_one_after_the_other():
     ui.tell("Frank died", 0.0)
     ui.tell("Wave 2", 0.1)
     assert ui.notice == "Frank died"
-    ui.expire(NOTICE_PAGE)
+    ui.expire(reading_time("Frank died"))
     assert ui.notice == "Wave 2"
-    ui.expire(2 * NOTICE_PAGE)
+    ui.expire(reading_time("Frank died") + reading_time("Wave 2"))
     assert ui.notice == ""
 
 
 def test_a_backlog_of_routine_notices_gives_way_to_the_newest():
-    """Stale news does not hold the title bar for long: old routine notices are dropped."""
+    """Stale news does not hold the screen for long: old routine notices are dropped."""
     ui = SeatUI(1)
     for n in range(10):
-        ui.tell(f"News {n}", 0.0)
-    waiting = [page for notice in ui.pending for page in notice.pages]
-    assert len(waiting) <= MAX_NOTICE_PAGES and waiting[-1] == "News 9"
+        ui.tell(f"News {n}", n * 0.1)
+    assert sum(notice.wait() for notice in ui.pending) <= MAX_NOTICE_WAIT
+    assert ui.pending[-1].screens[-1] == "News 9"
+
+
+def test_the_notices_of_one_moment_are_all_shown():
+    """One action's steps (a cleanup told in three screens) are one story: none is dropped
+    for being too long to wait for, and they are shown in order."""
+    ui = SeatUI(1)
+    ui.tell("Old news", 0.0)
+    steps = [f"Step {n}: " + " ".join(["words"] * 10) for n in range(4)]
+    for step in steps:
+        ui.tell(step, 1.0)
+    shown = []
+    while ui.notice_until is not None:
+        shown.append(ui.notice)
+        ui.expire(ui.notice_until)
+    assert shown[-4:] == steps
 
 
 def test_a_reveal_is_never_dropped():
@@ -43,10 +85,27 @@ def test_a_reveal_is_never_dropped():
     for n in range(10):
         ui.tell(f"News {n}", 0.0)
     shown = []
-    for step in range(1, 30):
+    while ui.notice_until is not None:
         shown.append(ui.notice)
-        ui.expire(step * NOTICE_PAGE)
-    assert "Seat 2 shows the" in shown and "Knight" in shown
+        ui.expire(ui.notice_until)
+    assert "Seat 2 shows the Knight" in shown
+
+
+def test_notices_wait_while_the_seat_holds_peek():
+    """The secret face is shown unchanged while PEEK is held; a reveal that arrived then is
+    read in full after the release, not lost behind the secret."""
+    ui = SeatUI(1)
+    ui.start_peek(0.0)
+    ui.tell("Seat 2 shows the Knight", 0.5, important=True)
+    ui.tell("Seat 2's turn", 0.5)
+    assert ui.notice_until not in ui.deadlines()  # no wake-ups while it waits
+    ui.expire(5.0)
+    assert ui.notice == "Seat 2 shows the Knight"
+    ui.end_peek(6.0)
+    ui.expire(6.0 + reading_time(ui.notice) - 0.01)
+    assert ui.notice == "Seat 2 shows the Knight"
+    ui.expire(6.0 + reading_time(ui.notice))
+    assert ui.notice == "Seat 2's turn"
 
 
 def test_confirm_action_needs_a_second_press_in_time():
@@ -71,14 +130,76 @@ def test_the_count_gives_way_to_a_long_label():
     assert SeatUI(1).bar([END, FLIP]) == ("> End turn", "1/2")
 
 
-def test_a_long_notice_is_shown_whole_never_cut():
-    """Every page of a notice longer than the backlog limit is still shown, in order."""
+def test_a_text_longer_than_a_screen_is_still_shown_whole_a_screen_at_a_time():
+    """Games word their notices to fit one screen; anything longer is not cut: it is shown
+    in whole screens of four lines, in order."""
     seat = SeatUI(1)
     text = " ".join(f"word{n}" for n in range(40))
     seat.tell(text, 0.0)
-    shown, now = [seat.notice], 0.0
+    shown = [seat.notice]
     while seat.notice_until is not None:
-        now = seat.notice_until
-        seat.expire(now)
+        seat.expire(seat.notice_until)
         shown.append(seat.notice)
+    assert all(len(notice_lines(screen)) <= 4 for screen in shown)
     assert " ".join(p for p in shown if p) == text
+
+
+SWAP, GAIN, MORE = Action("swap", "Swap role left"), Action("gain", "Gain 1 stamina"), Action(
+    "more", "Deck count...")
+NO_STAMINA = Action("flip", "Flip: no stamina!")
+PAUSE = Action("sys:pause", "Pause")
+
+
+def _table_owned(action_id: str) -> bool:
+    return action_id.startswith("sys:")
+
+
+def test_after_its_own_action_a_seat_starts_again_from_the_first():
+    """A list that keeps its shape: the highlight is back on the first action, unlit, so
+    the usual PEEK, PEEK, ACT means the same thing again."""
+    ui, shape = SeatUI(1), [FLIP, END, LOSE, SWAP, MORE, PAUSE]
+    ui.next(shape, 0.0)
+    ui.acted(END, [a.id for a in shape], shape, 1.0, _table_owned)
+    assert ui.current(shape)[0] == FLIP and not ui.reshaped
+
+
+def test_an_own_action_that_reshapes_the_list_lights_the_bar_while_the_seat_peeks():
+    """The Lookout's last stamina moves the flip from the top to the end: PEEK, PEEK would
+    now reach "Swap role left", so the bar is lit until the seat's next ACT."""
+    ui = SeatUI(3)
+    before = [FLIP, END, LOSE, SWAP, GAIN, MORE, PAUSE]
+    after = [END, LOSE, SWAP, GAIN, MORE, NO_STAMINA, PAUSE]
+    ui.acted(FLIP, [a.id for a in before], after, 0.0, _table_owned)
+    assert ui.current(after)[0] == END and ui.reshaped
+    ui.next(after, 0.5)
+    ui.next(after, 1.0)
+    assert ui.current(after)[0] == SWAP and ui.reshaped  # never without the cue
+    ui.acted(SWAP, [a.id for a in after], after, 1.5, _table_owned)
+    assert not ui.reshaped
+
+
+def test_the_lit_bar_lapses_with_the_highlight():
+    """Left alone, the cue goes after a few seconds, like the highlight."""
+    ui = SeatUI(3)
+    ui.acted(FLIP, ["flip", "end", "lose"], [END, LOSE, NO_STAMINA], 0.0, _table_owned)
+    ui.expire(10.0)
+    assert not ui.reshaped
+
+
+def test_a_new_step_is_not_a_reshaped_list():
+    """A list that shares only the table's own entries (pause...) is a new step, unlit."""
+    ui = SeatUI(1)
+    ui.acted(END, ["end", "lose", "sys:pause"], [Action("check:low", "Strain under 5"), PAUSE],
+             0.0, _table_owned)
+    assert not ui.reshaped
+
+
+def test_the_flip_that_takes_the_last_stamina_lights_the_lookouts_bar():
+    """The table script's moment, on the headless table: after the last stamina's flip the
+    Lookout's PEEK, PEEK shows "Swap role left" in a lit bar (its pixels inverted)."""
+    script = Path(__file__).parent / "scripts" / "staying_alive_flip_reshapes_the_list.table"
+    app, _ = run_script(script.read_text(encoding="utf-8"), script.stem)
+    face = app.screens.faces[3]
+    assert face.bar == "> Swap role left" and face.inverted_bar
+    bar_rows = render(face).crop((0, 52, 128, 64))
+    assert sum(1 for pixel in bar_rows.getdata() if pixel) > 0.6 * 128 * 12  # dark on light

@@ -12,8 +12,11 @@ from companion.lobby import Lobby
 from companion.memory import TableMemory
 from companion.statedir import memory_path
 from engine import registry
-from engine.api import Vibrate
+from engine.api import Buzz, Vibrate
+from engine.cues import Tune
 from hardware.headless import HeadlessTable
+from hardware.pod_screen import PodBuzzer
+from podproto import wire
 
 THEY_LIVE = registry.get("they-live")
 
@@ -130,6 +133,61 @@ def test_table_memory_a_seat_turns_its_own_vibration_off(tmp_path):
     app.effects.play([Vibrate(1), Vibrate(2)], app.clock())
     assert pulses == [1]
     assert TableMemory(memory_path(tmp_path)).cue(2, "vibration") == "off"
+
+
+class Heard:
+    """A buzzer that writes down each tune and the volume it was asked for."""
+
+    def __init__(self) -> None:
+        self.tunes: list[tuple[str, float]] = []
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        self.tunes.append((tune, volume))
+
+    def sounds(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+def test_table_memory_any_seat_sets_the_table_volume(tmp_path):
+    """Seat 2 turns the table's volume down: the shared buzzer plays quieter, every seat's
+    menu says so, and the table remembers it."""
+    app = _app(tmp_path)
+    app.hardware.buzzer = buzzer = Heard()
+    _choose(app, 2, "Table volume: high")
+    assert "Table volume: low" in [a.label for a in app.actions(1)]
+    app.effects.play([Buzz(Tune.TURN)], app.clock())
+    _choose(app, 3, "Table volume: low")
+    app.effects.play([Buzz(Tune.TURN)], app.clock())
+    assert buzzer.tunes == [(Tune.TURN, 0.2), (Tune.TURN, 0.0)]
+    assert TableMemory(memory_path(tmp_path)).cue(None, "table-volume") == "off"
+
+
+def test_table_memory_a_seat_with_a_piezo_sets_its_own_volume(tmp_path):
+    """Only a seat whose pod has a piezo is offered "My volume"; it scales the level that pod
+    is sent, and Off sends it nothing. The shared buzzer keeps the table's volume."""
+    memory = TableMemory(memory_path(tmp_path))
+    table = HeadlessTable([1, 2], lambda event: None, clock=FakeClock())
+    sent: list[tuple[int, bytes]] = []
+    table.hardware.seats[1].buzzer = PodBuzzer(lambda kind, data: sent.append((kind, data))
+                                               or True, has_piezo=lambda: True)
+    lobby = Lobby.prepared([1, 2], [1, 2], memory=memory)
+    app = App(table.hardware, clock=FakeClock(), lobby=lobby, key_source=lambda n: b"m" * n)
+    app.start()
+    assert "My volume: high" in [a.label for a in app.actions(1)]
+    assert not any(a.label.startswith("My volume") for a in app.actions(2))
+    levels = []
+    for label in ("My volume: high", "My volume: low", None):
+        sent.clear()
+        app.effects.play([Buzz(Tune.TURN)], app.clock())
+        levels.append([wire.parse_buzz(data)[0] for kind, data in sent if kind == wire.BUZZ])
+        if label:
+            _choose(app, 1, label)
+    assert levels == [[255], [51], []]
+    assert TableMemory(memory_path(tmp_path)).cue(1, "volume") == "off"
+    assert memory.volume(None) == 1.0
 
 
 def test_table_memory_replayed_game_keeps_its_values(tmp_path):

@@ -198,16 +198,19 @@ def test_wave_enemy_goes_back_at_a_random_depth_in_waves_one_to_three() -> None:
 
 
 def test_wave_virtual_deck_names_cards_and_skips_early_enemies() -> None:
-    """With a deck list the companion names the cards; no enemy is among them in wave 1."""
+    """With a deck list the companion names the cards, one screen each (the notice says so:
+    a list of twelve would not fit one); no enemy is among them in wave 1."""
     deck = tuple(["Ghoul [enemy]"] * 20 + [f"Card {n}" for n in range(30)])
     state = new_game(3, deck=deck)
     pick_and_enter(state)
     effects = [e for seat in state.seats for e in press(state, seat, "done")]
-    named = [t for t in texts(effects) if t.startswith("Take:")][0]
-    assert named.count("Card") == 6 and "Ghoul" not in named
+    assert "Take the 6 cards named on screen, one by one." in texts(effects)
     assert state.view(1, 0).lines[0] == "Card 1/6:"
+    named = [state.view(1, 0).lines[1]]
     for _ in range(5):
         press(state, 2, "next")
+        named.append(state.view(1, 0).lines[1])
+    assert all(name.startswith("Card") for name in named) and len(set(named)) == 6
     assert [a.id for a in state.legal_actions(2)][0] == "drawn"
 
 
@@ -217,7 +220,8 @@ def test_wave_virtual_deck_keeps_enemies_from_wave_four() -> None:
     to_first_wave(state)
     state.wave = 3
     effects = begin_wave(state)
-    assert "Ghoul" in [t for t in texts(effects) if t.startswith("Take:")][0]
+    assert any(t.startswith("Take the") for t in texts(effects))
+    assert "Ghoul" in state.view(1, 0).lines[1]
 
 
 def test_turn_order_rulebook_example_in_play() -> None:

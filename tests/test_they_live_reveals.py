@@ -279,12 +279,16 @@ def test_ending_humans_win_when_every_invader_in_play_dies() -> None:
 
 
 def test_ending_invaders_win_when_every_human_dies() -> None:
-    """The last Human's death hands the game to the Invaders and reveals everyone."""
+    """The last Human's death hands the game to the Invaders and reveals everyone: a
+    notice for each side, so each fits one screen."""
     state = new_game(5)
     to_turns(state)
     effects = [e for seat in humans(state) for e in kill(state, seat)]
     assert state.result() == INVADERS_WIN_KILLS
-    everyone = [e.text for e in effects if isinstance(e, Reveal)][-1]
+    end = next(i for i, e in enumerate(effects) if isinstance(e, GameOver))
+    sides = [e.text for e in effects[end:] if isinstance(e, Reveal)]
+    assert len(sides) == 2 and sides[0].count("Invader") >= 1 and "Human" not in sides[0]
+    everyone = " ".join(sides)
     assert all(identity_phrase(s, state.identities[s]) in everyone for s in state.seats)
 
 

@@ -218,8 +218,11 @@ class RecordingSpeaker(Speaker):
     def __init__(self) -> None:
         self.said: list[str] = []
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, volume: float = 1.0) -> None:
         self.said.append(text)
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        """The headless table's buzzer sounds: the speaker is not asked for tunes."""
 
 
 def play_check(speaker: Speaker | None) -> list[tuple[float, str, str]]:

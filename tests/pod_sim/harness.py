@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import shutil
 import signal
@@ -39,6 +40,7 @@ PODPROTO = ROOT / "podproto"
 STAND_INS = Path(__file__).resolve().parent
 MICROPYTHON = Path(sys.executable).with_name("micropython")
 PINS = {"act": 14, "peek": 15, "motor": 16}  # firmware/settings.py defaults
+PIEZO = 17  # firmware/README.md's example pin
 HANG_GUARD = 60.0  # seconds; see above: a safety net for a regression, never a timing
 
 
@@ -55,7 +57,8 @@ def usb_port(path: str, usb_id: tuple[int, int] = POD_USB_ID) -> ListPortInfo:
 
 class SimPod:
     def __init__(self, home: Path, seat: int, *, display: str = "ssd1306",
-                 one_button: bool = False, protocol: int | None = None) -> None:
+                 one_button: bool = False, protocol: int | None = None,
+                 piezo: bool = False) -> None:
         self.home = home
         self.flash = home / "flash"
         self.by_id = home / "by-id"
@@ -63,9 +66,10 @@ class SimPod:
         self.process: subprocess.Popen | None = None
         self._slave: int | None = None
         self._pins: int | None = None
-        self._install(seat, display, one_button, protocol)
+        self._install(seat, display, one_button, protocol, piezo)
 
-    def _install(self, seat: int, display: str, one_button: bool, protocol: int | None) -> None:
+    def _install(self, seat: int, display: str, one_button: bool, protocol: int | None,
+                 piezo: bool) -> None:
         self.flash.mkdir(parents=True, exist_ok=True)
         self.by_id.mkdir(exist_ok=True)
         for source in FIRMWARE.glob("*.py"):
@@ -75,9 +79,11 @@ class SimPod:
         for source in PODPROTO.glob("*.py"):
             text = source.read_text()
             if protocol is not None:
-                text = text.replace("PROTOCOL_VERSION = 1", f"PROTOCOL_VERSION = {protocol}")
+                text = re.sub(r"^PROTOCOL_VERSION = \d+", f"PROTOCOL_VERSION = {protocol}", text,
+                              flags=re.MULTILINE)
             (package / source.name).write_text(text)
-        settings = {"seat": seat, "display": display, "peek": None if one_button else 15}
+        settings = {"seat": seat, "display": display, "peek": None if one_button else 15,
+                    "piezo": PIEZO if piezo else None}
         (self.flash / "pod.json").write_text(json.dumps(settings))
         self.display = display
 

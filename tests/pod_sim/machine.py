@@ -69,8 +69,7 @@ class PWM:
         _record(self.pin.gpio, hz)
 
     def duty_u16(self, duty):
-        if not duty:
-            _record(self.pin.gpio, 0)
+        _record(self.pin.gpio, f"duty={duty}" if duty else 0)
 
 
 # Commands that take argument bytes, and how many (the rest are one byte).

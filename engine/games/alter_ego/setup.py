@@ -108,7 +108,7 @@ def pile_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[
     state.phase = "picks"
     chosen = ", ".join(f"pile {i + 1}: card {pick}" for i, pick in enumerate(state.picks))
     return [Buzz(Tune.REVEAL),
-            Reveal(f"Arch Villains from the top, {chosen}. The rest to the box.")]
+            Reveal(f"Take Arch Villains from the top, {chosen}.")]
 
 
 def offer_picks(state: AlterEgoState, seat: int) -> list[Action]:

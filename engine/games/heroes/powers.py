@@ -136,8 +136,8 @@ def theft(state: HeroesState, now: float) -> list[Effect]:
 
 def reshuffle_heroes(state: HeroesState, seat: int) -> list[Effect]:
     state.table.bard_reshuffle()
-    return [Narrate("Shuffle the set-aside card(s) into the Hero pile; set a new one aside."
-                    " The face-up discards stay.")]
+    return [Narrate("Shuffle only the set-aside card(s) into the Hero pile; set a new one"
+                    " aside.")]
 
 
 def stash_hero(state: HeroesState, seat: int) -> list[Effect]:

@@ -106,21 +106,22 @@ def leave_the_game(state: MindInvadersState, seat: int, arg: str, now: float) ->
     state.green.discard(seat)
     state.queue = [s for s in state.queue if s != seat]
     state.menus = {s: m for s, m in state.menus.items() if m != ("target", seat)}
-    text = (
-        f"Seat {seat} is eliminated: Power cards to the box, other cards to the general"
-        " discard; the floors shrink at the next cleanup."
-    )
-    effects: list[Effect] = [Buzz(Tune.LOSE), Narrate(text), Narrate(handover)]
+    text = f"Seat {seat} is out: Power cards to the box, others to the general discard."
+    effects: list[Effect] = [Buzz(Tune.LOSE), Narrate(text), *map(Narrate, handover)]
     return effects + end.last_one_standing(state) + carry_on(state)
 
 
-def initiative_handover(order: list[int], seat: int) -> str:
+def initiative_handover(order: list[int], seat: int) -> list[str]:
     """Which Initiative card each seat takes when ``seat`` leaves an ``order`` (Initiative
     order, before it leaves): the seats after it close the gap, so their order and the cards
-    in their hands stay as the screens show them, and the highest card is left for the box."""
+    in their hands stay as the screens show them, and the highest card is left for the box.
+    Two notices when cards pass (how, then who takes which), so each fits one screen."""
     at = order.index(seat)
-    box = f"the {ORDINALS[len(order) - 1]} Initiative card goes back to the box"
-    takes = [f"Seat {s} takes the {ORDINALS[n]}" for n, s in enumerate(order[at + 1:], at)]
-    if not takes:
-        return f"Seat {seat}: {box}."
-    return f"Pass Initiative cards down, same side up: {', '.join(takes)}; {box}."
+    highest = ORDINALS[len(order) - 1]
+    takers = order[at + 1:]
+    if not takers:
+        return [f"Seat {seat}: the {highest} Initiative card goes back to the box."]
+    takes = [f"Seat {takers[0]} takes the {ORDINALS[at]}",
+             *(f"Seat {s} the {ORDINALS[n]}" for n, s in enumerate(takers[1:], at + 1))]
+    return [f"Pass Initiative cards down, same side up; the {highest} goes back to the box.",
+            ", ".join(takes) + "."]

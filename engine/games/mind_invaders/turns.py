@@ -138,7 +138,7 @@ def start_collection(state: MindInvadersState) -> list[Effect]:
     state.phase = "collect"
     state.queue = sorted(state.participants)
     ties = seat_list([s for s in state.initiative_order() if s in state.participants])
-    text = f"Everyone holds. Collect: highest Power first; ties in Initiative order: {ties}."
+    text = f"All hold. Collect: highest Power first; ties in Initiative order: {ties}."
     return [Buzz(Tune.TURN), Narrate(text)]
 
 
@@ -148,13 +148,14 @@ def start_cleanup(state: MindInvadersState) -> list[Effect]:
     state.power_left = {}
     state.first = state.ring.left_of(state.first, gone=state.eliminated) or state.first
     state.floor_size = floor_size(len(state.alive()))
-    text = (
-        "Cleanup: active Power cards to your discard, Resources and the lower floor to the"
-        " general discard; slide the upper floor down and refill it: "
-        f"{state.floor_size} cards per floor. Initiative cards turn green and pass left:"
-        f" Seat {state.first} is 1st. Who has Power cards in hand?"
-    )
-    return [Narrate(text)]
+    return [  # three notices, each one screen; the screens ask who holds Power cards
+        Narrate("Cleanup: active Power cards to your discard, Resources to the general"
+                " discard."),
+        Narrate("Lower floor to the general discard; slide the upper floor down and refill"
+                " it."),
+        Narrate(f"{state.floor_size} cards per floor. Initiative cards turn green and pass"
+                f" left: Seat {state.first} is 1st."),
+    ]
 
 
 def next_contest(state: MindInvadersState) -> list[Effect]:

@@ -81,7 +81,7 @@ def draw_virtual(state: TheyLiveState, deck: list[str], count: int) -> list[Effe
     if len(state.drawn) < count:
         state.deck = None
         return [Narrate("Deck list used up: draw the rest from the real deck")]
-    return [Narrate("Take: " + ", ".join(card_name(c) for c in state.drawn))]
+    return [Narrate(f"Take the {len(state.drawn)} cards named on screen, one by one.")]
 
 
 def _must_put_back(state: TheyLiveState, deck: list[str], card: str) -> bool:

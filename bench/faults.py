@@ -1,0 +1,396 @@
+"""``python -m bench.faults`` (``make faults``): break the table on purpose and count outcomes.
+
+- **kills**: SIGKILL of the real ``companion play`` at random moments (while it starts, while
+  the hourglass runs, between PEEK taps), then a restart; the crash harness's checks decide.
+- **flips**: one random byte changed in a journal (the main file after a clean stop, the log
+  after a kill), and one bit of a stored seed; then two starts on the damaged file.
+- **disk**: the state directory on a real tmpfs that is filled (and perhaps freed) at a
+  random moment while the table plays, then a SIGKILL or a clean stop, then a restart.
+- **races**: two copies started at once on one state directory.
+- **scripts**: mutated table scripts; every error must be ``FILE:LINE``-style with a usage.
+
+Each outcome is counted; the goal rows (silent loss, silent re-deal, crash loop, altered
+history accepted) must stay 0. ``--quick`` runs a few of each (the smoke test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import struct
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bench.disk import NoSmallDisk, small_disk
+from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.statedir import journal_path, prepare_state_dir
+
+BAD = ("SILENT", "CRASH", "ALTERED")  # outcome names that break the goal start with these
+
+
+# --- kills -------------------------------------------------------------------------------------
+
+
+def kills(count: int, workdir: Path) -> Counter:
+    """``count`` SIGKILLs over four chains run side by side (the crash harness's Chain)."""
+    from tests.test_crash_harness import Chain
+
+    chains = 4
+    outcomes: Counter = Counter()
+    lock = threading.Lock()
+
+    def run(number: int) -> None:
+        directory = workdir / f"kills{number}"
+        directory.mkdir()
+        chain = Chain(directory, seed=1000 + number)
+        try:
+            for _ in range(count // chains + (number < count % chains)):
+                outcome = _kill_cycle(chain)
+                with lock:
+                    outcomes[outcome] += 1
+        finally:
+            chain.notify.close()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(chains)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def _kill_cycle(chain) -> str:
+    resumed = chain.resumes
+    try:
+        chain.cycle()
+    except pytest.fail.Exception:
+        return "CRASH: the companion exited by itself"
+    except TimeoutError:
+        return "CRASH LOOP: no READY after a restart"
+    except AssertionError as error:
+        text = str(error)
+        if "different state" in text:
+            return "SILENT RE-DEAL: resumed a different state"
+        return f"SILENT LOSS: {text.splitlines()[0][:60]}"
+    except OSError as error:  # a pipe to a companion that is gone
+        return f"CRASH: {type(error).__name__} talking to the companion"
+    if chain.resumes > resumed:
+        return "killed; the restart resumed every acknowledged action"
+    return "killed; nothing to resume yet (lobby, or killed while starting)"
+
+
+# --- flips -------------------------------------------------------------------------------------
+
+
+def flips(count: int, seed_bits: int, workdir: Path, rng: random.Random) -> Counter:
+    """Half the flips in the main file after a clean stop, half in the log after a kill."""
+    outcomes: Counter = Counter()
+    for trial in range(count + seed_bits):
+        where = workdir / f"flip{trial}"
+        kind = "seed" if trial >= count else ("log" if trial % 2 else "file")
+        outcomes[f"{kind}: {_flip_trial(where, kind, rng)}"] += 1
+    return outcomes
+
+
+def _played(path: Path, rng: random.Random, *, clean: bool):
+    from tests.test_journal import new_game, play
+
+    journal = SqliteJournal(path)
+    record, state = new_game(rng.randbytes(32))
+    journal.begin(record)
+    at = play(journal, record, state, rng.randrange(2, 40))
+    if rng.random() < 0.5:
+        journal.remember(record, at + rng.uniform(0.1, 4.0))
+    if clean:
+        journal.close()
+    return journal, record
+
+
+def _flip_trial(where: Path, kind: str, rng: random.Random) -> str:
+    path = journal_path(prepare_state_dir(where / "live"))
+    journal, record = _played(path, rng, clean=kind != "log")
+    copy = journal_path(prepare_state_dir(where / "found"))
+    for suffix in ("", "-wal"):  # as a power cut or a kill leaves the files
+        if Path(f"{path}{suffix}").exists():
+            shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+    journal.close()
+    if kind == "seed":
+        _flip_seed_bit(copy, rng)
+    else:
+        target = Path(f"{copy}-wal") if kind == "log" else copy
+        data = bytearray(target.read_bytes())
+        data[rng.randrange(len(data))] ^= rng.randrange(1, 256)
+        target.write_bytes(bytes(data))
+    return classify_restart(copy, record)
+
+
+def _flip_seed_bit(path: Path, rng: random.Random) -> None:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        seed = bytearray(db.execute("SELECT seed FROM games").fetchone()[0])
+        seed[rng.randrange(len(seed))] ^= 1 << rng.randrange(8)
+        db.execute("UPDATE games SET seed = ?", (bytes(seed),))
+    db.close()
+
+
+def classify_restart(path: Path, original) -> str:
+    """What two starts on ``path`` did with ``original`` (a record of the game as played)."""
+    try:
+        journal = SqliteJournal(path)
+        found = journal.resume()
+        told = list(journal.notices)
+        journal.close()
+    except Exception as error:  # the table would not start
+        return f"CRASH at start ({type(error).__name__})"
+    try:
+        again = SqliteJournal(path)
+        again.resume()
+        again.close()
+    except Exception as error:
+        return f"CRASH LOOP: second start ({type(error).__name__})"
+    played = original.entries
+    if found is None:
+        return "game given up, announced" if told else "SILENT LOSS: game gone"
+    record, _ = found
+    kept = record.entries[:-1] if record.entries[-1:] and \
+        record.entries[-1].action == "pause" else record.entries
+    if record.seed != original.seed or \
+            state_digest(record.replay(kept)) != state_digest(original.replay(kept)):
+        return "re-deal, announced" if told else "SILENT RE-DEAL"
+    if kept != played[: len(kept)]:
+        return "ALTERED history accepted"
+    if len(kept) < len(played):
+        return "actions cut, announced" if told else "SILENT LOSS: actions cut"
+    return "whole (damage repaired, told)" if told else "whole (no effect)"
+
+
+# --- a full disk -------------------------------------------------------------------------------
+
+
+def full_disk(count: int, workdir: Path, rng: random.Random) -> Counter:
+    """The real companion on a tmpfs filled at a random moment; SIGKILL or SIGTERM; restart."""
+    from tests.test_crash_harness import Chain
+
+    outcomes: Counter = Counter()
+    directory = workdir / "disk"
+    directory.mkdir()
+    with small_disk(directory / "mount", size_kib=768) as disk:
+        chain = Chain(directory, seed=rng.randrange(1 << 30))
+        chain.state = disk.root / "state"
+        behind = False  # the last run ended with writes held back
+        try:
+            for _ in range(count):
+                try:
+                    behind = _disk_cycle(chain, disk, rng, behind, outcomes)
+                except pytest.fail.Exception:
+                    outcomes["CRASH: the companion exited by itself"] += 1
+                disk.free()
+        finally:
+            chain.notify.close()
+    return outcomes
+
+
+def _disk_cycle(chain, disk, rng: random.Random, behind: bool, outcomes: Counter) -> bool:
+    """One run: play, fill the disk, play on, perhaps free it, stop; True if it ended behind."""
+    from tests.test_crash_harness import check_acks, read_journal
+
+    before = read_journal(chain.state / "journal.sqlite3")
+    process, acks = chain.spawn()
+    try:
+        chain.wait_ready(process)
+    except TimeoutError:
+        outcomes["CRASH LOOP: no READY on restart"] += 1
+        process.kill()
+        process.wait()
+        return behind
+    chain.feed(process)
+    disk.fill()
+    chain.feed(process)
+    if rng.random() < 0.5:
+        disk.free()
+        chain.alive_for(process, 2.5)  # the app tries again every 2 s
+        chain.feed(process)
+    clean = rng.random() < 0.2
+    process.send_signal(signal.SIGTERM if clean else signal.SIGKILL)
+    code = process.wait()
+    process.stdin.close()
+    with os.fdopen(acks) as stream:
+        lines = stream.read().splitlines()
+    notices = [line[7:] for line in lines if line.startswith("notice ")]
+    if clean and code != 0:
+        outcomes["CRASH: clean stop failed"] += 1
+    if behind:
+        told = "Unsaved actions lost" in notices
+        outcomes["restart after dying behind: announced 'Unsaved actions lost'" if told
+                 else "SILENT LOSS: a restart after dying behind did not say so"] += 1
+        if not told and os.environ.get("FAULTS_DEBUG"):
+            print("DEBUG", chain.last_lines, "=>", lines, file=sys.stderr)
+    if any("Torn" in notice for notice in notices):
+        outcomes["false 'Torn write' notice"] += 1
+    chain.last_lines = lines
+    state = [n for n in notices if n.startswith(("Not saving", "Saving again"))]
+    behind = bool(state) and state[-1].startswith("Not saving")
+    outcomes["runs that stopped saving and said so"] += bool(state)
+    outcomes["runs that saved again by themselves"] += "Saving again" in notices
+    try:
+        check_acks(before, [line for line in lines
+                            if line.startswith(("begin", "append", "truncate",
+                                                "finish"))],
+                   read_journal(chain.state / "journal.sqlite3"))
+        outcomes["acknowledged writes all kept"] += 1
+    except AssertionError:
+        outcomes["SILENT LOSS: an acknowledged write is gone"] += 1
+    return behind
+
+
+# --- two copies --------------------------------------------------------------------------------
+
+
+def races(count: int, workdir: Path) -> Counter:
+    """Two copies at once: the one that gets the lock says READY, the other exits 2."""
+    from tests.test_crash_harness import Chain
+
+    outcomes: Counter = Counter()
+    directory = workdir / "races"
+    directory.mkdir()
+    chain = Chain(directory, seed=7)
+    try:
+        for _ in range(count):
+            pair = [chain.spawn() for _ in range(2)]
+            for _, acks in pair:
+                os.close(acks)
+            processes = {process.pid: process for process, _ in pair}
+            winner = processes[_first_ready(chain, set(processes))]
+            loser = next(p for p in processes.values() if p is not winner)
+            code = loser.wait(timeout=60)  # a safety net: it exits at once
+            said = "another companion (pid" in chain.stderr.read_text()
+            outcomes["one plays, the other refused naming the pid (exit 2)" if code == 2 and said
+                     else f"CRASH: the second copy exited {code}"] += 1
+            winner.send_signal(signal.SIGTERM)
+            winner.wait()
+            chain.message_from(winner)  # its STOPPING=1: the socket is left empty
+            for process in processes.values():
+                process.stdin.close()
+            chain.stderr.write_text("")
+    finally:
+        chain.notify.close()
+    return outcomes
+
+
+def _first_ready(chain, pids: set[int]) -> int:
+    """The pid whose READY=1 comes first on the notify socket (systemd's check: the sender's
+    credentials)."""
+    size = struct.calcsize("3i")
+    while True:
+        data, ancillary, _, _ = chain.notify.recvmsg(4096, socket.CMSG_SPACE(size))
+        for level, kind, payload in ancillary:
+            if (level, kind) == (socket.SOL_SOCKET, socket.SCM_CREDENTIALS):
+                pid = struct.unpack("3i", payload[:size])[0]
+                if pid in pids and data.startswith(b"READY=1"):
+                    return pid
+
+
+# --- mutated scripts ---------------------------------------------------------------------------
+
+WORDS = ("1", "2", "9", "0", "-1", "act", "peek", "elbow", "30s", "1m", "x", '"Join"', "all",
+         "not", "within", "over", "tune", "public", "offline", "wait", "tap", "hold", "press",
+         "release", "choose", "expect", "join", "unplug", "replug", '""', "1.5")
+PYTHON_TEXT = re.compile(r"positional|argument|NoneType|object at|\(\)|Traceback|__|got an")
+
+
+def scripts(count: int, rng: random.Random) -> Counter:
+    from companion.script_cli import run_script
+    from companion.scripts import ScriptError
+
+    root = Path(__file__).resolve().parent.parent / "tests" / "scripts"
+    texts = [path.read_text() for path in sorted(root.glob("*.table"))]
+    outcomes: Counter = Counter()
+    for _ in range(count):
+        lines = rng.choice(texts).splitlines()
+        for _ in range(rng.randint(1, 3)):
+            _mutate(lines, rng)
+        try:
+            run_script("\n".join(lines), "mutated")
+            outcomes["ran to the end"] += 1
+        except ScriptError as error:
+            bad = PYTHON_TEXT.search(error.message) or len(error.message) < 8
+            outcomes["ALTERED: Python text as the error" if bad else "FILE:LINE error"] += 1
+        except Exception as error:
+            outcomes[f"CRASH: {type(error).__name__}"] += 1
+    return outcomes
+
+
+def _mutate(lines: list[str], rng: random.Random) -> None:
+    index = rng.randrange(len(lines))
+    words = lines[index].split()
+    how = rng.randrange(4)
+    if how == 0 and words:
+        words.pop(rng.randrange(len(words)))
+    elif how == 1:
+        words.insert(rng.randrange(len(words) + 1), rng.choice(WORDS))
+    elif how == 2 and words:
+        words[rng.randrange(len(words))] = rng.choice(WORDS)
+    else:
+        lines.insert(index, " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4))))
+        return
+    lines[index] = " ".join(words)
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def main(args: list[str] | None = None) -> int:
+    options = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__)
+    options.add_argument("--quick", action="store_true", help="a few of each (seconds)")
+    options.add_argument("--seed", type=int, default=2024)
+    options.add_argument("--only", nargs="+", choices=("kills", "flips", "disk", "races",
+                                                       "scripts"), help="run only these")
+    chosen = options.parse_args(args)
+    logging.getLogger("companion").setLevel(logging.CRITICAL)  # each trial logs its damage
+    sizes = dict(kills=8, flips=20, seed_bits=4, disk=3, races=2, scripts=30) if chosen.quick \
+        else dict(kills=1000, flips=400, seed_bits=40, disk=60, races=30, scripts=1500)
+    rng = random.Random(chosen.seed)
+    with tempfile.TemporaryDirectory(prefix="faults-") as folder:
+        workdir = Path(folder)
+        steps = [
+            ("kills", "SIGKILL at random moments", lambda: kills(sizes["kills"], workdir)),
+            ("flips", "one byte flipped in the journal / one seed bit",
+             lambda: flips(sizes["flips"], sizes["seed_bits"], workdir, rng)),
+            ("disk", "a full disk at random moments",
+             lambda: full_disk(sizes["disk"], workdir, rng)),
+            ("races", "two copies started at once", lambda: races(sizes["races"], workdir)),
+            ("scripts", "mutated table scripts", lambda: scripts(sizes["scripts"], rng)),
+        ]
+        failed = 0
+        for key, title, step in steps:
+            if chosen.only and key not in chosen.only:
+                continue
+            started = time.monotonic()
+            try:
+                outcomes = step()
+            except NoSmallDisk as why:
+                outcomes = Counter({f"not run: {why}": 1})
+            print(f"\n| {title} ({time.monotonic() - started:.0f} s) | count |\n|---|---:|",
+                  flush=True)
+            for outcome, number in sorted(outcomes.items(), key=lambda item: -item[1]):
+                print(f"| {outcome} | {number} |", flush=True)
+                failed += number if outcome.startswith(BAD) else 0
+    print(f"\ngoal rows (silent loss, silent re-deal, crash, crash loop, altered): {failed}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The journal's hash chain: a cut or altered history is found, never replayed as if whole.
+
+Each game has a *genesis*, the hash of everything that sets it up (game, seats, options, deck
+list and the seed's commitment). Each entry stores its *link*, the hash of the link before it
+(the genesis for the first) and of the entry itself, so an entry changed in place breaks its
+own link and the history stops there. The game's row keeps the *seal*: the hash of the newest
+link, the number of entries and the remembered moment, written in the same transaction as
+the entry. A tail cut off whole (the chain alone would still verify) then disagrees with the
+seal, and so does a damaged entry count or moment.
+
+The hashes find damage (a flipped bit, a lost page, an edited row); they are not a signature
+against a person who can write the file, and they need not be: that person holds the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.rng import commitment, deal_seed
+
+from .record import JournaledAction
+
+
+def _digest(kind: bytes, *parts: str | bytes) -> bytes:
+    """SHA-256 over length-prefixed parts: no two different part lists hash alike."""
+    hasher = hashlib.sha256(kind)
+    for part in parts:
+        data = part if isinstance(part, bytes) else part.encode()
+        hasher.update(len(data).to_bytes(4, "big"))
+        hasher.update(data)
+    return hasher.digest()
+
+
+def genesis(game_key: str, seats: str, options: str, commitment: str,
+            deck_list: str | None) -> bytes:
+    """The chain's start, from the game's row as stored (seats and options as their text)."""
+    return _digest(b"genesis", game_key, seats, options, commitment, deck_list or "")
+
+
+def shown_commitment(seed: bytes, key: bytes) -> str:
+    """The commitment the table showed at setup: to the companion's key (a game dealt from a
+    key and the players' cut); a game dealt before the cut existed (migrated) stores one
+    to its seed, so that damage to it is found from then on."""
+    return commitment(key) if key else commitment(seed)
+
+
+def seed_vouched_for(seed: object, key: object, cut: object, shown: object) -> bool:
+    """The stored key gives the stored commitment and, with the cut, the stored seed: a
+    flipped bit in any of them is found before the game is resumed or audited."""
+    if not isinstance(seed, bytes) or not isinstance(key, bytes) or not isinstance(cut, str):
+        return False
+    if not key:
+        return commitment(seed) == shown
+    try:
+        return commitment(key) == shown and deal_seed(key, cut) == seed
+    except UnicodeEncodeError:  # a damaged cut text
+        return False
+
+
+def link(previous: bytes, index: int, entry: JournaledAction) -> bytes:
+    return _digest(b"entry", previous, str(index), str(entry.seat), entry.action,
+                   repr(float(entry.at)), str(int(entry.undoable)), entry.label)
+
+
+def seal(head: bytes, length: int, seen: float | None) -> bytes:
+    """The game row's check: the newest link (the genesis when there is none), the count and
+    the remembered moment."""
+    return _digest(b"seal", head, str(length), repr(seen))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the chain says about one game's stored history.
+
+    ``kept``: how many entries, from the first, are whole. ``lost``: entries known to have
+    existed beyond them (altered, or cut off). ``setup_damaged``: the game's row or its
+    first entry is wrong: the game cannot be trusted. ``moment_damaged``: only the
+    remembered moment (or the count) is wrong: resume at the last action instead.
+    """
+
+    kept: int
+    lost: int = 0
+    setup_damaged: bool = False
+    moment_damaged: bool = False
+
+
+Row = tuple[int, JournaledAction, bytes | None]  # index, entry, its stored link
+
+
+def verify(start: bytes, rows: Sequence[Row], length: int | None, seen: float | None,
+           stored_seal: bytes | None) -> Verdict:
+    """Check ``rows`` (index, entry, stored link; in index order) against ``start``.
+
+    A first entry that does not link to the genesis cannot tell a damaged first action from
+    a damaged setup (options, deck list): the game is then given up, never resumed as a
+    possibly different game.
+    """
+    head, kept = start, 0
+    for index, entry, stored in rows:
+        if index != kept or stored != link(head, index, entry):
+            break
+        head, kept = stored, kept + 1
+    if kept == len(rows) and stored_seal == seal(head, kept, seen):
+        return Verdict(kept)
+    known = max(len(rows), length if isinstance(length, int) else 0)
+    if kept == 0 and (rows or known == 0):
+        return Verdict(0, setup_damaged=True)
+    if known > kept:
+        return Verdict(kept, lost=known - kept)
+    return Verdict(kept, moment_damaged=True)

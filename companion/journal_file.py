@@ -1,0 +1,403 @@
+"""The journal's file: its schema and migrations, what makes a file unreadable, its write-ahead
+log checked and repaired, and the classes of error a write can meet.
+
+A file is either a journal this version reads (an older schema is migrated in one
+transaction, so an upgrade resumes the game in progress), or it is *unreadable*: damaged
+pages, a damaged schema text, an encoding it cannot decode, a newer schema, a foreign
+database. An unreadable file is moved aside whole, never edited, and a fresh journal starts.
+
+An error that says the disk refused a write (full, I/O, read-only) is an *I/O fault*: moving
+the file aside would not help, so the journal keeps its writes in memory until the disk
+takes them again (see :class:`companion.journal_sqlite.SqliteJournal`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+import sqlite3
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import journal_chain
+from .record import JournaledAction
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 4
+# The newest schema. A migrated file has the same columns, perhaps in another order (ALTER
+# TABLE adds at the end), so :func:`_check_shape` compares column sets, never the text.
+SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    game_key TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed BLOB NOT NULL,
+    deck_list TEXT,
+    deal_key BLOB NOT NULL,
+    cut TEXT NOT NULL,
+    seen REAL,
+    finished REAL,
+    commitment TEXT,
+    length INTEGER,
+    seal BLOB,
+    damage TEXT
+);
+CREATE TABLE entries (
+    game INTEGER NOT NULL REFERENCES games(id),
+    idx INTEGER NOT NULL,
+    seat INTEGER,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    undoable INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    link BLOB,
+    PRIMARY KEY (game, idx)
+) WITHOUT ROWID;
+"""
+AUTOCHECKPOINT_PAGES = 200  # a short log: quick to check at start, and little to repair
+
+# Primary result codes that mean the disk or the system refused, not that the file is bad.
+IO_CODES = frozenset({
+    sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM,
+    sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PROTOCOL, sqlite3.SQLITE_NOLFS,
+})
+
+
+class Unreadable(Exception):
+    """The file is not a journal this version can read (garbage, damage, another schema)."""
+
+
+def is_io_fault(error: BaseException) -> bool:
+    """Whether ``error`` is the disk refusing (full, failing, read-only), not bad content."""
+    if isinstance(error, OSError):
+        return True
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in IO_CODES
+
+
+def is_disk_full(error: BaseException) -> bool:
+    if isinstance(error, OSError):
+        return error.errno in (28, 122)  # ENOSPC, EDQUOT
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_FULL
+
+
+# --- opening -----------------------------------------------------------------------------------
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (or create) the journal: 0600, WAL, synchronous=FULL, checked, at this schema.
+
+    Raises :class:`Unreadable` for a file that is damaged or not ours to read; an I/O fault
+    (permissions, a full disk) propagates as it is, since moving the file aside would not help.
+    """
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+    os.chmod(path, 0o600)  # an older file, or one a person copied in, is tightened too
+    db = sqlite3.connect(path, isolation_level=None)  # autocommit: one write, one transaction
+    db.text_factory = _lenient_text  # a damaged byte fails its row's check, not the start
+    try:
+        _configure(db)
+    except (sqlite3.Error, UnicodeDecodeError, ValueError, TypeError, KeyError) as error:
+        db.close()
+        if is_io_fault(error):
+            raise
+        raise Unreadable(f"{type(error).__name__}: {error}") from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _configure(db: sqlite3.Connection) -> None:
+    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if mode != "wal":
+        raise Unreadable(f"journal mode {mode}, not WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
+    check = db.execute("PRAGMA quick_check").fetchone()[0]
+    if check != "ok":
+        raise Unreadable(f"quick_check: {check}")
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    if version == 0 and tables == 0:
+        db.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+    elif version != SCHEMA_VERSION:
+        _migrate(db, version)
+    _check_shape(db)
+
+
+def _migrate(db: sqlite3.Connection, version: int) -> None:
+    """Bring an older journal to this schema in one transaction; a failure leaves it as it was."""
+    if version not in MIGRATIONS:
+        raise Unreadable(f"schema version {version}, this companion reads "
+                         f"{min(MIGRATIONS)} to {SCHEMA_VERSION}")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for step in range(version, SCHEMA_VERSION):
+            MIGRATIONS[step](db)
+        _check_shape(db)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    log.warning("journal: migrated from schema version %d to %d", version, SCHEMA_VERSION)
+
+
+def _add_deck_list(db: sqlite3.Connection) -> None:
+    """1 -> 2: a table's own card list (They Live's War Table deck)."""
+    db.execute("ALTER TABLE games ADD COLUMN deck_list TEXT")
+
+
+def _add_cut(db: sqlite3.Connection) -> None:
+    """2 -> 3: the deal behind the seed, the companion's key and the players' cut (a game
+    dealt before the cut has neither)."""
+    db.execute("ALTER TABLE games ADD COLUMN deal_key BLOB NOT NULL DEFAULT x''")
+    db.execute("ALTER TABLE games ADD COLUMN cut TEXT NOT NULL DEFAULT ''")
+
+
+def _add_chain(db: sqlite3.Connection) -> None:
+    """3 -> 4: the commitment shown at setup and the hash chain, computed from the rows as
+    they are (nothing older can vouch for them: from here on, damage is found)."""
+    for column in ("commitment TEXT", "length INTEGER", "seal BLOB", "damage TEXT"):
+        db.execute(f"ALTER TABLE games ADD COLUMN {column}")
+    db.execute("ALTER TABLE entries ADD COLUMN link BLOB")
+    games = db.execute("SELECT id, game_key, seats, options, seed, deck_list, deal_key, seen "
+                       "FROM games")
+    for game_id, key, seats, options, seed, deck_list, deal_key, seen in games.fetchall():
+        shown = journal_chain.shown_commitment(bytes(seed), bytes(deal_key))
+        head = journal_chain.genesis(key, seats, options, shown, deck_list)
+        rows = db.execute("SELECT idx, seat, action, at, undoable, label FROM entries "
+                          "WHERE game = ? ORDER BY idx", (game_id,)).fetchall()
+        for index, seat, action, at, undoable, label in rows:
+            entry = JournaledAction(seat, action, at, bool(undoable), label)
+            head = journal_chain.link(head, index, entry)
+            db.execute("UPDATE entries SET link = ? WHERE game = ? AND idx = ?",
+                       (head, game_id, index))
+        db.execute("UPDATE games SET commitment = ?, length = ?, seal = ? WHERE id = ?",
+                   (shown, len(rows), journal_chain.seal(head, len(rows), seen), game_id))
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _add_deck_list,
+    2: _add_cut,
+    3: _add_chain,
+}
+
+
+def _shape(db: sqlite3.Connection) -> dict[str, frozenset[tuple]]:
+    """Each table's columns as (name, type, not null, primary key), and nothing else."""
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_schema ORDER BY name")]
+    return {name: frozenset((c[1], c[2].upper(), c[3], c[5])
+                            for c in db.execute(f"PRAGMA table_info('{name}')"))
+            for name in names}
+
+
+def _reference_shape() -> dict[str, frozenset[tuple]]:
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(SCHEMA)
+        return _shape(db)
+
+
+REFERENCE_SHAPE = _reference_shape()
+
+
+def _check_shape(db: sqlite3.Connection) -> None:
+    """The tables are exactly ours: a changed schema text (``seeX BLOB``), a foreign database
+    or a missing table is found here, at start, not at the first query that needs it."""
+    if _shape(db) != REFERENCE_SHAPE:
+        raise Unreadable("the tables are not a journal's (a damaged schema, or another file)")
+
+
+def move_aside(path: Path, reason: str) -> Path:
+    """Move the journal's files out of the way, whole; the name says when and why."""
+    aside = _free_name(path, "unreadable")
+    for suffix in ("", "-wal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(f"{path}-shm")
+    log.error("journal %s cannot be read (%s): moved aside to %s; starting a fresh journal",
+              path, reason, aside.name)
+    return aside
+
+
+def copy_aside(path: Path, why: str) -> Path:
+    """A copy of the journal's files as found, before anything repairs them."""
+    aside = _free_name(path, why)
+    for suffix in ("", "-wal"):
+        with contextlib.suppress(FileNotFoundError):
+            shutil.copyfile(f"{path}{suffix}", f"{aside}{suffix}")
+            os.chmod(f"{aside}{suffix}", 0o600)
+    return aside
+
+
+def _free_name(path: Path, why: str) -> Path:
+    """``journal.sqlite3.<why>-<when>``, numbered when one of that second exists already."""
+    stem = f"{path.name}.{why}-{time.strftime('%Y%m%d-%H%M%S')}"
+    aside, number = path.with_name(stem), 1
+    while aside.exists():
+        number += 1
+        aside = path.with_name(f"{stem}-{number}")
+    return aside
+
+
+def decode_options(text: str) -> dict[str, str]:
+    options = json.loads(text)
+    if not isinstance(options, dict):
+        raise ValueError("options are not a table")
+    return options
+
+
+# --- the write-ahead log -----------------------------------------------------------------------
+#
+# A log is a 32-byte header (magic, version, page size, checkpoint number, two salts, a
+# checksum) then frames: a 24-byte header (page number, the database size for the frame that
+# commits a transaction, the salts, a cumulative checksum) and one page. SQLite reads frames
+# while their salts match and their checksums hold, and keeps what the last good commit says:
+# one damaged frame silently drops every transaction after it. So the log is read here first.
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)  # the low bit: checksums in big-endian words
+WAL_HEADER = 32
+WAL_FRAME_HEADER = 24
+
+
+@dataclass(frozen=True)
+class WalCheck:
+    """``torn``: it ends in a part-written frame (a cut mid-write; SQLite drops it).
+    ``lost``: committed transactions after a damaged frame, which SQLite would drop."""
+
+    torn: bool = False
+    lost: int = 0
+
+
+def check_wal(path: Path) -> WalCheck:
+    data = _read_wal(path)
+    if not data:
+        return WalCheck()
+    return _walk(data, repair=False)[0]
+
+
+def repair_wal(path: Path) -> None:
+    """Recompute the checksums over every frame of the log's current generation, so SQLite
+    reads the transactions after a damaged frame too. The damaged page comes in as it is:
+    a page that a later frame rewrote is harmless, and one that is not is left to the
+    integrity check and the hash chain, which say what it cost."""
+    wal = Path(f"{path}-wal")
+    _, repaired = _walk(wal.read_bytes(), repair=True)
+    wal.write_bytes(repaired)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(f"{path}-shm")  # its index describes the log before the repair
+
+
+def _read_wal(path: Path) -> bytes:
+    try:
+        return Path(f"{path}-wal").read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
+def _walk(data: bytes, *, repair: bool) -> tuple[WalCheck, bytes]:
+    if len(data) < WAL_HEADER:
+        return WalCheck(torn=True), b""
+    header = bytearray(data[:WAL_HEADER])
+    magic, _, page_size = struct.unpack(">III", header[:12])
+    if page_size < 512 or page_size > 65536 or page_size & (page_size - 1):
+        page_size = 4096
+    size = WAL_FRAME_HEADER + page_size
+    count = (len(data) - WAL_HEADER) // size
+    torn = (len(data) - WAL_HEADER) % size != 0
+    big = magic & 1 if magic in WAL_MAGIC else 0
+    sums = _checksum(header[:24], 0, 0, big)
+    header_ok = magic in WAL_MAGIC and struct.unpack(">II", header[24:32]) == sums
+    salts = bytes(header[16:24]) if header_ok or count == 0 else data[WAL_HEADER + 8:
+                                                                      WAL_HEADER + 16]
+    if repair:
+        header[0:4] = struct.pack(">I", WAL_MAGIC[big])
+        header[16:24] = salts
+        sums = _checksum(header[:24], 0, 0, big)
+        header[24:32] = struct.pack(">II", *sums)
+    good, lost, last_commit = header_ok, 0, 0
+    frames = bytearray()
+    for number in range(count):
+        start = WAL_HEADER + number * size
+        frame = bytearray(data[start:start + size])
+        commits = struct.unpack(">I", frame[4:8])[0] != 0
+        if frame[8:16] != salts:
+            good = False  # the end of this generation (older frames beyond it are normal)
+            continue
+        if good or repair:
+            sums = _checksum(frame[:8] + frame[WAL_FRAME_HEADER:], *sums, big)
+        if good and struct.unpack(">II", frame[16:24]) != sums:
+            good = False
+        if not good and commits:
+            lost += 1
+        if repair:
+            frame[16:24] = struct.pack(">II", *sums)
+            frames += frame
+            if commits:
+                last_commit = len(frames)
+    return WalCheck(torn=torn and not lost, lost=lost), bytes(header) + bytes(frames[:last_commit])
+
+
+def _checksum(data: bytes | bytearray, s0: int, s1: int, big: int) -> tuple[int, int]:
+    words = struct.unpack(f"{'>' if big else '<'}{len(data) // 4}I", data)
+    for index in range(0, len(words), 2):
+        s0 = (s0 + words[index] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[index + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+# --- the mark left while writes are held back --------------------------------------------------
+
+
+class UnsavedMark:
+    """A small file, allocated while the disk has room, that says "writes are held back".
+
+    Rewriting blocks a file already owns needs no free space, so the mark can be set on a
+    full disk; a start after a process that died still behind reads it and tells the table
+    what really happened (actions lost with the disk full), not a torn write.
+    """
+
+    SIZE = 512
+
+    def __init__(self, journal: Path) -> None:
+        self.path = Path(f"{journal}-unsaved")
+
+    def read(self) -> str:
+        try:
+            data = self.path.read_bytes()[: self.SIZE]
+        except FileNotFoundError:
+            return ""
+        return data.rstrip(b"\0").decode("ascii", "replace").strip()
+
+    def prepare(self) -> None:
+        """Give the file its blocks now, while the disk has room (once; kept after)."""
+        with contextlib.suppress(OSError):
+            if self.path.stat().st_size == self.SIZE and not self.read():
+                return
+        self.set("")
+
+    def set(self, text: str) -> None:
+        """Best effort: a disk that refuses even this leaves the table playing all the same."""
+        data = text.encode("ascii", "replace")[: self.SIZE].ljust(self.SIZE, b"\0")
+        with contextlib.suppress(OSError):
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                os.pwrite(fd, data, 0)
+                os.fsync(fd)
+            finally:
+                os.close(fd)

@@ -1,0 +1,242 @@
+"""A damaged, older or foreign journal: the table starts, and says what it could not restore.
+
+Never a silent re-deal (the seed is checked against its commitment), never a silent cut
+(entries are chained by hash, the game's row sealed), never a start that fails for good.
+"""
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
+from companion.journal import NullJournal
+from companion.journal_file import SCHEMA_VERSION, check_wal
+from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.statedir import journal_path, prepare_state_dir
+from engine.rng import deal_seed
+from tests.test_journal import SEED, new_game, play
+
+V1_SCHEMA = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, game_key TEXT NOT NULL, seats TEXT NOT NULL,
+    options TEXT NOT NULL, seed BLOB NOT NULL, seen REAL, finished REAL);
+CREATE TABLE entries (game INTEGER NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
+    seat INTEGER, action TEXT NOT NULL, at REAL NOT NULL, undoable INTEGER NOT NULL,
+    label TEXT NOT NULL, PRIMARY KEY (game, idx)) WITHOUT ROWID;
+PRAGMA user_version = 1;
+"""
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return journal_path(prepare_state_dir(tmp_path / "state"))
+
+
+def played(path: Path, steps: int = 6, *, closed: bool = False):
+    """A game with ``steps`` actions journaled; the process then died (no close), or
+    stopped cleanly (everything in the main file)."""
+    journal = SqliteJournal(path)
+    record, state = new_game()
+    journal.begin(record)
+    play(journal, record, state, steps)
+    if closed:
+        journal.close()
+    return record, state
+
+
+def resumed(path: Path):
+    journal = SqliteJournal(path)
+    return journal.resume(), journal.notices
+
+
+def aside(path: Path) -> list[Path]:
+    return [p for p in path.parent.iterdir() if ".unreadable-" in p.name and
+            not p.name.endswith("-wal")]
+
+
+def edit(path: Path, sql: str, *args) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute(sql, args)
+    db.close()
+
+
+V3_SCHEMA = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, game_key TEXT NOT NULL, seats TEXT NOT NULL,
+    options TEXT NOT NULL, seed BLOB NOT NULL, deck_list TEXT, deal_key BLOB NOT NULL,
+    cut TEXT NOT NULL, seen REAL, finished REAL);
+CREATE TABLE entries (game INTEGER NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
+    seat INTEGER, action TEXT NOT NULL, at REAL NOT NULL, undoable INTEGER NOT NULL,
+    label TEXT NOT NULL, PRIMARY KEY (game, idx)) WITHOUT ROWID;
+PRAGMA user_version = 3;
+"""
+KEY = bytes(range(200, 232))
+CUT = "1@1000000 2@1200000 3@1300000"
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_an_older_journal_is_migrated_and_its_game_resumes(path, version):
+    """A journal from before deck lists (1), before the cut (2) or before the chain (3)
+    resumes after an upgrade: the game in progress is not lost."""
+    seed = deal_seed(KEY, CUT) if version == 3 else SEED
+    record, state = new_game(seed)
+    play(NullJournal(), record, state, 5)
+    with sqlite3.connect(path) as db:
+        if version == 3:
+            db.executescript(V3_SCHEMA)
+            db.execute("INSERT INTO games (game_key, seats, options, seed, deal_key, cut) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (record.game_key, "1,2,3", json.dumps(record.options), seed, KEY, CUT))
+        else:
+            db.executescript(V1_SCHEMA)
+            if version == 2:
+                db.executescript("ALTER TABLE games ADD COLUMN deck_list TEXT; "
+                                 "PRAGMA user_version = 2;")
+            db.execute("INSERT INTO games (game_key, seats, options, seed) VALUES (?, ?, ?, ?)",
+                       (record.game_key, "1,2,3", json.dumps(record.options), seed))
+        for index, entry in enumerate(record.entries):
+            db.execute("INSERT INTO entries VALUES (1, ?, ?, ?, ?, ?, ?)", (
+                index, entry.seat, entry.action, entry.at, int(entry.undoable), entry.label))
+    db.close()
+    (resumed_record, _), notices = resumed(path)
+    assert notices == [] and not aside(path)
+    assert resumed_record.entries[:5] == record.entries
+    assert state_digest(resumed_record.replay(resumed_record.entries[:5])) == state_digest(state)
+    assert (resumed_record.key, resumed_record.cut) == ((KEY, CUT) if version == 3 else (b"", ""))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+    assert resumed(path)[1] == []  # and it reads as whole the next time too
+
+
+def test_a_flipped_bit_in_the_key_or_the_cut_is_never_a_silent_re_deal(path):
+    """A game dealt from a key and a cut: either one damaged no longer gives the seed."""
+    seed = deal_seed(KEY, CUT)
+    for column, damaged in (("deal_key", bytes([KEY[0] ^ 1]) + KEY[1:]),
+                            ("cut", CUT.replace("2@", "3@"))):
+        journal = SqliteJournal(path)
+        record, state = new_game(seed)
+        record.key, record.cut = KEY, CUT
+        journal.begin(record)
+        play(journal, record, state, 3)
+        edit(path, f"UPDATE games SET {column} = ? WHERE finished IS NULL", damaged)
+        found, notices = resumed(path)
+        assert found is None and notices == ["Game lost: bad seed"]
+
+
+def test_a_damaged_schema_text_sets_the_file_aside_and_the_table_starts(path):
+    """``seed BLOB`` -> ``seeX BLOB`` in the stored schema: set aside, told, a fresh start."""
+    played(path, closed=True)
+    data = path.read_bytes()
+    assert data.count(b"seed BLOB") == 1
+    path.write_bytes(data.replace(b"seed BLOB", b"seeX BLOB"))
+    found, notices = resumed(path)
+    assert found is None and notices == ["Bad journal set aside"] and len(aside(path)) == 1
+    record, state = new_game()  # the fresh journal takes a game
+    journal = SqliteJournal(path)
+    journal.begin(record)
+    play(journal, record, state, 2)
+    assert resumed(path)[0] is not None
+
+
+def test_an_undecodable_byte_in_the_schema_does_not_stop_the_start(path):
+    played(path, closed=True)
+    data = path.read_bytes()
+    assert data.count(b"label TEXT") == 1
+    path.write_bytes(data.replace(b"label TEXT", b"lab\xffl TEXT"))
+    found, notices = resumed(path)
+    assert found is None and notices == ["Bad journal set aside"]
+
+
+def test_a_journal_of_a_newer_companion_is_set_aside_whole(path):
+    played(path)
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    found, notices = resumed(path)
+    assert found is None and notices == ["Bad journal set aside"] and len(aside(path)) == 1
+
+
+def test_a_foreign_database_is_set_aside(path):
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE photos (name TEXT)")
+    db.close()
+    found, notices = resumed(path)
+    assert found is None and notices == ["Bad journal set aside"]
+
+
+def test_a_flipped_seed_bit_is_never_a_silent_re_deal(path):
+    """The seed no longer gives its commitment: the game is given up and the table told."""
+    played(path)
+    damaged = bytes([SEED[0] ^ 0x10]) + SEED[1:]
+    edit(path, "UPDATE games SET seed = ?", damaged)
+    found, notices = resumed(path)
+    assert found is None and notices == ["Game lost: bad seed"]
+    with sqlite3.connect(path) as db:
+        finished, damage = db.execute("SELECT finished, damage FROM games").fetchone()
+    db.close()
+    assert finished is not None and "commitment" in damage
+
+
+def test_an_altered_action_cuts_the_history_there_and_says_how_much(path):
+    record, _ = played(path, 6)
+    edit(path, "UPDATE entries SET label = 'Strain 9' WHERE idx = 3")
+    (resumed_record, _), notices = resumed(path)
+    assert resumed_record.entries[:3] == record.entries[:3]
+    assert [e.action for e in resumed_record.entries[3:]] == ["pause"]
+    assert notices == ["Last 3 actions lost"]
+
+
+def test_a_cut_tail_is_found_by_the_seal(path):
+    """The last rows gone whole (the chain before them still whole): announced."""
+    record, _ = played(path, 6)
+    edit(path, "DELETE FROM entries WHERE idx >= 4")
+    (resumed_record, _), notices = resumed(path)
+    assert resumed_record.entries[:4] == record.entries[:4]
+    assert notices == ["Last 2 actions lost"]
+
+
+def test_a_damaged_setup_is_given_up_not_played_as_another_game(path):
+    played(path, 3)
+    edit(path, "UPDATE games SET seats = '1,2'")
+    found, notices = resumed(path)
+    assert found is None and notices == ["Last game unreadable"]
+
+
+def test_a_damaged_moment_resumes_at_the_last_action(path):
+    journal = SqliteJournal(path)
+    record, state = new_game()
+    journal.begin(record)
+    at = play(journal, record, state, 3)
+    journal.remember(record, at + 2.0)
+    edit(path, "UPDATE games SET seen = 1e300")
+    (resumed_record, _), notices = resumed(path)
+    assert resumed_record.entries[-1].at == at  # the restart's pause, at the last action
+    assert notices == ["Back to last action"]
+    assert resumed(path)[1] == []  # the seal was written again: said once
+
+
+def crashed_copy(path: Path, into: Path) -> Path:
+    into.mkdir(mode=0o700)
+    for suffix in ("", "-wal"):
+        shutil.copyfile(f"{path}{suffix}", into / f"{path.name}{suffix}")
+    return into / path.name
+
+
+def test_a_flipped_byte_in_the_log_is_repaired_or_announced(path, tmp_path):
+    """A damaged frame early in the log would drop every write after it, silently: the log
+    is repaired from its later frames and the table told; nothing acknowledged is lost."""
+    record, state = played(path, 8)
+    wal = Path(f"{path}-wal")
+    data = bytearray(wal.read_bytes())
+    data[32 + 24 + 200] ^= 0x01  # the first frame's page
+    copy = crashed_copy(path, tmp_path / "flipped")
+    Path(f"{copy}-wal").write_bytes(bytes(data))
+    assert check_wal(copy).lost > 0
+    journal = SqliteJournal(copy)
+    resumed_record, resumed_state = journal.resume()
+    assert resumed_record.entries[:8] == record.entries
+    assert state_digest(resumed_record.replay(resumed_record.entries[:8])) == state_digest(state)
+    assert journal.notices == ["Journal damage found"]
+    assert any(".damaged-" in p.name for p in copy.parent.iterdir())  # the log as found
