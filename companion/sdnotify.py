@@ -47,12 +47,15 @@ class Notifier:
         """Send one notification; False (and a debug line) when it could not be delivered.
 
         A socket is opened per message: a ping every few seconds costs three system calls,
-        and there is no open descriptor to leak into children or to go stale.
+        and there is no open descriptor to leak into children or to go stale. It never
+        blocks: a notify socket nobody reads (its queue full) loses the message, not the
+        table's loop.
         """
         if self.address is None or not lines:
             return False
+        kind = socket.SOCK_DGRAM | socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK
         try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            with socket.socket(socket.AF_UNIX, kind) as sock:
                 sock.connect(self.address)
                 sock.sendall("\n".join(lines).encode())
         except OSError as error:

@@ -59,6 +59,17 @@ def test_sdnotify_unreachable_socket_is_not_fatal(tmp_path):
     assert not Notifier({"NOTIFY_SOCKET": str(tmp_path / "gone")}).ready()
 
 
+def test_sdnotify_a_socket_nobody_reads_never_blocks_the_table(tmp_path):
+    """Once the unread queue is full a message is dropped (False), never waited on: a
+    blocking send froze a companion in start-up when the reader had gone."""
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as unread:
+        unread.bind(str(path))
+        notifier = Notifier({"NOTIFY_SOCKET": str(path)})
+        sent = [notifier.status(f"ping {n}") for n in range(5000)]
+    assert sent[0] and not all(sent)
+
+
 def test_sdnotify_watchdog_interval_is_half_watchdogsec():
     """Pings come twice per WatchdogSec, and only in the process the watchdog is meant for."""
     assert watchdog_interval({"WATCHDOG_USEC": "5000000"}, pid=7) == 2.5
