@@ -12,7 +12,6 @@ driven only through the app and the registry.
 from __future__ import annotations
 
 import queue
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from hardware.bus import RecordingBus
 from hardware.config import TableConfig, load_config
 from hardware.oled import page_bytes
 from hardware.pod_link import PodLink
-from tests.pod_sim.harness import SimPod
+from tests.pod_sim.harness import HANG_GUARD, SimPod
 
 EXAMPLES = example_tables()
 PUBLIC_SCREEN = {"living-room"}  # the examples whose header says to play them --public-screen
@@ -113,13 +112,11 @@ class ExampleTable:
 
     def wait_for_pods(self) -> None:
         """Until every pod is online: a loaded machine can make one miss its heartbeats."""
-        deadline = time.monotonic() + POD_TIMEOUT
-        while self.offline() and time.monotonic() < deadline:
-            try:
-                self.handle(self.events.get(timeout=0.1))
+        while self.offline():
+            try:  # each pod's coming online is an event: wait on those, not on a clock
+                self.handle(self.events.get(timeout=HANG_GUARD))
             except queue.Empty:
-                continue
-        assert not self.offline(), f"pods of seats {sorted(self.offline())} stayed offline"
+                pytest.fail(f"pods of seats {sorted(self.offline())} stayed offline")
 
     def offline(self) -> set[int]:
         return set(self.pods) - self.online
