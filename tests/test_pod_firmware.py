@@ -10,6 +10,7 @@ the log says which of the two it was.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -96,21 +97,28 @@ class Table:
         return lit and ram == page_bytes(render(self.app.screens.faces[2]))
 
 
-@pytest.fixture
-def table(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Table]:
-    pod = SimPod(tmp_path, seat=2)
+@contextlib.contextmanager
+def pod_table(tmp_path: Path, mock_factory: MockFactory, **pod: object) -> Iterator[Table]:
+    """A table whose seat 2 is a simulated pod (``pod``: its SimPod options), app started."""
+    sim = SimPod(tmp_path, seat=2, **pod)
     events: queue.Queue = queue.Queue()
     hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
                            bus_factory=lambda number: RecordingBus(),
-                           pod_ports=pod.ports)
+                           pod_ports=sim.ports)
     app = App(hardware)
     app.start()
-    pod.plug()
+    sim.plug()
     try:
-        yield Table(app, events, pod)
+        yield Table(app, events, sim)
     finally:
         hardware.close()
-        pod.unplug()
+        sim.unplug()
+
+
+@pytest.fixture
+def table(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Table]:
+    with pod_table(tmp_path, mock_factory) as made:
+        yield made
 
 
 def test_pod_connects_and_shows_the_seat_screen(table: Table) -> None:
@@ -182,15 +190,8 @@ def test_pod_piezo_plays_the_tunes_at_the_seats_volume(tmp_path: Path,
                                                       mock_factory: MockFactory) -> None:
     """A pod with a piezo is offered "My volume"; a tune reaches its piezo pin as the tune's
     notes, at a narrower duty cycle once the seat turned its volume down."""
-    pod = SimPod(tmp_path, seat=2, piezo=True)
-    events: queue.Queue = queue.Queue()
-    hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
-                           bus_factory=lambda number: RecordingBus(), pod_ports=pod.ports)
-    app = App(hardware)
-    app.start()
-    pod.plug()
-    try:
-        table = Table(app, events, pod)
+    with pod_table(tmp_path, mock_factory, piezo=True) as table:
+        app, pod = table.app, table.pod
         table.online()
         app.choose(2, "join", app.clock())
         duties = []
@@ -203,30 +204,16 @@ def test_pod_piezo_plays_the_tunes_at_the_seats_volume(tmp_path: Path,
             duties.append({line for line in played if "duty=" in line})
             app.choose(2, next(a for a in app.actions(2) if a.label == label), app.clock())
         assert duties == [{f"{PIEZO} duty=32768"}, {f"{PIEZO} duty=6553"}]
-    finally:
-        hardware.close()
-        pod.unplug()
 
 
 def test_pod_one_button_sh1106_hold_is_peek(tmp_path: Path, mock_factory: MockFactory) -> None:
     """A one-button pod on an SH1106: holding ACT arrives as PEEK, and the screen still fits."""
-    pod = SimPod(tmp_path, seat=2, display="sh1106", one_button=True)
-    events: queue.Queue = queue.Queue()
-    hardware = build_table(parse_config(TABLE), events.put, pin_factory=mock_factory,
-                           bus_factory=lambda number: RecordingBus(), pod_ports=pod.ports)
-    app = App(hardware)
-    app.start()
-    pod.plug()
-    try:
-        table = Table(app, events, pod)
+    with pod_table(tmp_path, mock_factory, display="sh1106", one_button=True) as table:
         table.online()
         assert table.pod_shows_its_face()
-        pod.press("act")
+        table.pod.press("act")
         edge = table.until(lambda e: isinstance(e, ButtonEdge) and e.seat == 2)
         assert (edge.button, edge.pressed) == (ButtonName.PEEK, True)
-    finally:
-        hardware.close()
-        pod.unplug()
 
 
 def test_pod_other_protocol_is_refused_on_its_screen(tmp_path: Path, caplog) -> None:
