@@ -9,6 +9,7 @@ runs low, everyone escaping once the deck is empty, then "Play again".
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from companion.app import App
 from engine import registry
@@ -50,3 +51,14 @@ def label_of(app: App, seat: int, action_id: str) -> str:
 
 def game_name() -> str:
     return registry.get(GAME).name
+
+
+def open_game(choose: Callable[[int, str], None], players: int) -> None:
+    """Seats 1..players join, seat 1 starts the bench's game, and every player cuts."""
+    for seat in range(1, players + 1):
+        choose(seat, "Join")
+    choose(1, "Choose game")
+    choose(1, game_name())
+    choose(1, "Start")
+    for seat in range(1, players + 1):
+        choose(seat, "Cut the deck")

@@ -37,7 +37,7 @@ from hardware.bus import MUX_ADDRESSES, BusWriter, Transfer
 from hardware.config import TableConfig, parse_config
 
 from . import zero
-from .bot import BENCH_KEY, game_name, label_of, next_move
+from .bot import BENCH_KEY, label_of, next_move, open_game
 from .report import Figure
 from .sizes import Sizes
 from .stats import Spread, spread
@@ -272,13 +272,7 @@ class RealTable:
         return True
 
     def open_game(self, players: int) -> None:
-        for seat in range(1, players + 1):
-            self.choose(seat, "Join")
-        self.choose(1, "Choose game")
-        self.choose(1, game_name())
-        self.choose(1, "Start")
-        for seat in range(1, players + 1):
-            self.choose(seat, "Cut the deck")
+        open_game(self.choose, players)
 
 
 def traces(sizes: Sizes) -> tuple[list[zero.Trace], float]:

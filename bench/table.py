@@ -19,7 +19,7 @@ from hardware.base import ButtonName
 from hardware.bus import RecordingBus
 from hardware.headless import HeadlessTable
 
-from .bot import BENCH_KEY, game_name, label_of, next_move
+from .bot import BENCH_KEY, label_of, next_move, open_game
 from .stock import StockScreen
 
 SEATS = 8
@@ -72,13 +72,7 @@ class BenchTable:
 
     def open_game(self, players: int = PLAYERS) -> None:
         """Join seats 1..players in the lobby and start the game with its default options."""
-        for seat in range(1, players + 1):
-            self.choose(seat, "Join")
-        self.choose(1, "Choose game")
-        self.choose(1, game_name())
-        self.choose(1, "Start")
-        for seat in range(1, players + 1):
-            self.choose(seat, "Cut the deck")
+        open_game(self.choose, players)
 
     def play_move(self, think: float = 0.0) -> bool:
         """One move of the bot, then ``think`` seconds of table time; False if none was left."""
