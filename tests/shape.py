@@ -107,8 +107,11 @@ REDEALS: dict[str, Callable[[State, SeededRandom], None]] = {
 
 
 def redealt(key: str, state: State, rng: SeededRandom) -> State:
+    """A copy of ``state`` with its secrets dealt again; before the deal (its players still
+    cutting with their first presses) there is no secret to deal."""
     other = copy.deepcopy(state)
-    REDEALS[key](other, rng)
+    if state.dealt:
+        REDEALS[key](other, rng)
     return other
 
 

@@ -19,16 +19,23 @@ from tests.test_conformance import RandomGame
 
 
 def _journal_game(state_dir: Path, key: str = "they-live", *, finished: bool = True):
-    """A random game of ``key`` written to the journal as the app writes it."""
+    """A random game of ``key`` written to the journal as the app writes it: a game whose
+    players cut in play (They Live) is begun with no cut and no seed, and the entry that
+    completes its cut writes both."""
     play = RandomGame(registry.get(key), 7)
     for _ in play.steps():
         pass
     record = play.record()
     with SqliteJournal(journal_path(state_dir)) as journal:
         entries, record.entries = record.entries, []
+        if record.cut_in_play:
+            record.cut, record.seed = "", b""
         journal.begin(record)
         for entry in entries:
             record.entries.append(entry)
+            if record.cut_in_play and not record.cut:
+                record.cut = record.played_cut()
+                record.seed = deal_seed(record.key, record.cut) if record.cut else b""
             journal.append(record, entry)
         if finished:
             journal.finish(record)
