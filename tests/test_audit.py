@@ -12,6 +12,7 @@ import pytest
 from companion.audit import run_audit
 from companion.cli import main
 from companion.journal_sqlite import SqliteJournal
+from companion.record import GameRecord, JournaledAction
 from companion.statedir import journal_path
 from engine import registry
 from engine.rng import commitment, cut_text, deal_seed, parse_cut
@@ -185,3 +186,27 @@ def test_audit_a_cut_history_is_not_called_fair(tmp_path) -> None:
     db.close()
     status, report = _audit(tmp_path, commitment(record.key))
     assert status == 1 and "history is not whole" in report
+
+
+def test_audit_they_live_ended_before_every_pick_dealt_nothing(tmp_path) -> None:
+    """They Live ended during the character pick: no cut, no seed, nothing dealt; the audit
+    says so and checks the commitment and the picks made."""
+    game = registry.get("they-live")
+    key = hashlib.sha256(b"ended during the picks").digest()
+    record = GameRecord(game.key, (1, 2, 3), {}, b"", key=key, cut_in_play=True)
+    state = record.start()
+    with SqliteJournal(journal_path(tmp_path)) as journal:
+        journal.begin(record)
+        action = state.legal_actions(2)[0]
+        state.apply(2, action.id, 5.0)
+        record.entries.append(JournaledAction(2, action.id, 5.0, True, action.label))
+        journal.append(record, record.entries[-1])
+        journal.finish(record)
+    status, report = _audit(tmp_path, commitment(key))
+    assert status == 0, report
+    assert "the game ended before every player had cut: nothing was dealt" in report
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("UPDATE games SET seed = ?", (bytes(32),))  # a seed with no cut behind it
+    db.close()
+    status, report = _audit(tmp_path, commitment(key))
+    assert status == 1 and "not the one recorded" in report
