@@ -102,6 +102,7 @@ class GameRecord:
         never changes it, so it never deals again)."""
         if not self.entries or not self.entries[-1].undoable:
             return None
-        if self.cut and self.cut_in_play and self.played_cut(self.entries[:-1]) != self.cut:
-            return None
-        return self.entries[-1]
+        last = self.entries[-1]
+        if self.cut and self.cut_in_play and all(e.seat != last.seat for e in self.entries[:-1]):
+            return None  # its seat's first press, with the cut complete: the one that dealt
+        return last
