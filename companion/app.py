@@ -70,7 +70,7 @@ class App:
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
                                     self.session.memory)
         self.composer = Composer(self.session, self.ui, self.links)
-        self.screens = ScreenKeeper(hardware, self.links)
+        self.screens = ScreenKeeper(hardware, self.links, before_write=self._release)
         one_button = frozenset(n for n, s in hardware.seats.items() if s.one_button)
         self.gestures = GestureReader(one_button_seats=one_button)
         self.notifier = notifier or Notifier({})
@@ -214,13 +214,18 @@ class App:
                 return
             action, _ = seat.current(self.session.offers(g.seat))
             if action is not None and not seat.needs_second_press(action, g.at):
-                self.choose(g.seat, action, g.at)
+                self._apply(g.seat, action, g.at)
 
     def choose(self, seat: int, action: Action | str, at: float) -> None:
         """Carry out ``action`` for ``seat`` (tests and benches may pass its id) and play
         its effects; a refusal is told on that seat only."""
         if isinstance(action, str):
             action = self.session.find(seat, action)
+        self._apply(seat, action, at)
+        self._release()
+
+    def _apply(self, seat: int, action: Action, at: float) -> None:
+        """Carry out ``action``; its outputs wait for the journal (:meth:`_release`)."""
         before = [a.id for a in self.session.offers(seat)]
         applied = self.session.apply(seat, action, at)
         self.ui[seat].acted(action, before, self.session.offers(seat), at, SystemMenu.owns)
@@ -228,6 +233,13 @@ class App:
 
     def start_game(self, request: StartGame, at: float) -> None:
         self.effects.play(self.session.start_game(request, at).effects, at)
+        self._release()
+
+    def _release(self) -> None:
+        """Nothing is seen or heard before the journal holds what caused it: wait for its
+        commit (the presser's screen was drawn meanwhile), then play the held outputs."""
+        self.session.journal.settle()
+        self.effects.release()
 
     # --- screens -------------------------------------------------------------------------------
 
@@ -236,15 +248,21 @@ class App:
 
         Seats in ``first`` (whoever just pressed) are drawn before the others: on a shared
         I2C bus the presser's screen is then the first on the wire, not up to the eighth.
+        The first screen is drawn while the journal's commit flushes and written once it
+        returned (:meth:`_release`); a commit the disk refused is told, and retried, at once.
         """
         now = self.clock()
         for number in dict.fromkeys((*(n for n in first if n in self.ui), *self.seat_numbers)):
             if self.links.is_up(number):
                 face = self.composer.face(number, now)
                 self.screens.draw(number, face, secret=self.ui[number].peeking, now=now)
+        self._release()
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
         self.effects.show_public(public, self.composer.public_code(), now)
+        if self.session.journal.notices:
+            self._catch_up(self.clock())
+            self.redraw()
 
 
 def _pressing(events: tuple[object, ...]) -> tuple[int, ...]:

@@ -5,8 +5,13 @@ table's own (a notice, a status line, the companion's key revealed, seats forget
 game). Every output is reached through one small method here (:meth:`buzz`, :meth:`vibrate`,
 :meth:`say`, :meth:`reveal_publicly`, :meth:`show_public`), and no output can take the table
 down: a cue an output cannot render, or an output that fails, is logged and skipped, never
-raised into the loop. A vibration's failure names neither the seat nor the pattern: both are
-private.
+raised into the loop.
+
+:meth:`play` changes what the seats' screens will show (notices, forgetting) at once, and
+holds the outputs back until :meth:`release`: the app releases them once the journal holds
+the step's writes, having drawn the presser's screen while the disk flushed.
+
+A vibration's failure names neither the seat nor the pattern: both are private.
 
 Who renders a tune (public: every seat may hear and see it): the shared buzzer, at the table's
 volume; the speaker at the same volume only when no buzzer sounds (a simulator's buzzer is
@@ -70,37 +75,53 @@ class EffectPlayer:
         self.on_status = on_status
         self.memory = memory or TableMemory()  # each seat's own cues
         self.tunes: list[str] = []  # every tune played, for scripts and tests
+        self._due: list[tuple[Effect, float]] = []  # outputs held back until release()
 
     def play(self, effects: Iterable[Effect], at: float) -> None:
+        """Take ``effects``: the seats' notices now, the outputs at :meth:`release`."""
         for effect in effects:
-            self._play(effect, at)
+            self._show(effect, at)
+            self._due.append((effect, at))
 
-    def _play(self, effect: Effect, at: float) -> None:
+    def release(self) -> None:
+        """Play every output held back, in order (the journal holds what caused them)."""
+        due, self._due = self._due, []
+        for effect, at in due:
+            self._output(effect, at)
+
+    def _show(self, effect: Effect, at: float) -> None:
+        """What ``effect`` changes on the seats' screens-to-be."""
+        if isinstance(effect, Narrate | Reveal):
+            self._tell(effect.text, at, important=isinstance(effect, Reveal))
+        elif isinstance(effect, GameOver):
+            for seat in self.ui.values():
+                seat.drop_waiting_notices()  # the end matters more than older news
+        elif isinstance(effect, KeyRevealed):
+            self._tell(KEY_NOTICE, at)
+        elif isinstance(effect, Tell):
+            self._tell(effect.text, at, seat=effect.seat, important=effect.important)
+        elif isinstance(effect, Forget):
+            for seat in self.ui.values():
+                seat.forget()
+
+    def _output(self, effect: Effect, at: float) -> None:
+        """What ``effect`` plays, sounds or shows beyond the seats' screens."""
         if isinstance(effect, Buzz):
             self.buzz(effect.tune, at)
         elif isinstance(effect, Vibrate):
             self.vibrate(effect.seat, effect.pattern)
         elif isinstance(effect, Narrate | Reveal):
-            self._tell(effect.text, at, important=isinstance(effect, Reveal))
             self.status(effect.text)
             self.say(effect.text)
             if isinstance(effect, Reveal):
                 self.reveal_publicly(effect.text, at)
         elif isinstance(effect, GameOver):
-            for seat in self.ui.values():
-                seat.drop_waiting_notices()  # the end matters more than older news
             self.status(effect.outcome)
         elif isinstance(effect, KeyRevealed):
             self.status(f"Key revealed: {effect.key.hex()}")
-            self._tell(KEY_NOTICE, at)
-        elif isinstance(effect, Tell):
-            self._tell(effect.text, at, seat=effect.seat, important=effect.important)
         elif isinstance(effect, Status):
             self.status(effect.text)
-        elif isinstance(effect, Forget):
-            for seat in self.ui.values():
-                seat.forget()
-        else:
+        elif not isinstance(effect, Tell | Forget):
             log.warning("no output plays %s; skipped", type(effect).__name__)
 
     def _tell(self, text: str, at: float, *, seat: int | None = None,

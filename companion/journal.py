@@ -25,14 +25,18 @@ class Journal(Protocol):
     def catch_up(self) -> bool:
         """Write what is waiting, in order; True once nothing waits."""
 
+    def settle(self) -> bool:
+        """Wait until every write handed over is durable (False: the disk refused one, now
+        held). Nothing the table shows or plays after a write goes out before this."""
+
     def resume(self) -> tuple[GameRecord, State] | None:
         """The unfinished game to continue after a restart, replayed, if there is one."""
 
     def begin(self, record: GameRecord) -> None: ...
 
     def append(self, record: GameRecord, entry: JournaledAction) -> None:
-        """Make ``entry`` durable before returning (or hold it, in order, while the disk
-        refuses writes: the game goes on)."""
+        """Start making ``entry`` durable (:meth:`settle` waits for it), or hold it, in
+        order, while the disk refuses writes: the game goes on."""
 
     def truncate(self, record: GameRecord, length: int) -> None:
         """Forget entries past ``length`` (undo)."""
@@ -54,6 +58,9 @@ class NullJournal:
         return False
 
     def catch_up(self) -> bool:
+        return True
+
+    def settle(self) -> bool:
         return True
 
     def resume(self) -> tuple[GameRecord, State] | None:

@@ -103,7 +103,9 @@ def connect(path: Path) -> sqlite3.Connection:
     """
     os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
     os.chmod(path, 0o600)  # an older file, or one a person copied in, is tightened too
-    db = sqlite3.connect(path, isolation_level=None)  # autocommit: one write, one transaction
+    # Autocommit: one write, one transaction. Its commit is made on the journal's flusher
+    # thread while the loop draws; one thread at a time uses the connection.
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.text_factory = _lenient_text  # a damaged byte fails its row's check, not the start
     try:
         _configure(db)

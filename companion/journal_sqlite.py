@@ -2,7 +2,10 @@
 
 Why and how: docs/ARCHITECTURE.md §5. One file, ``journal.sqlite3`` in the state directory,
 mode 0600: it holds every game's key and seed. WAL with ``synchronous=FULL`` makes each write
-one fsync'd transaction, so an action the table saw survives a power cut. The file itself
+one fsync'd transaction, so an action the table saw survives a power cut. A write's
+statements run on the caller's thread and its commit on the journal's own flusher thread:
+the loop draws the presser's screen while the disk flushes, and :meth:`SqliteJournal.settle`
+holds every byte and cue back until the commit has returned. The file itself
 (schema, migrations, the log's check and repair) is :mod:`companion.journal_file`; the hash
 chain is :mod:`companion.journal_chain`.
 
@@ -46,6 +49,7 @@ import math
 import sqlite3
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
@@ -82,6 +86,10 @@ class SqliteJournal:
         self._db: sqlite3.Connection | None = None
         self._mark = UnsavedMark(self.path)
         self._held: list[tuple[str, Write]] = []  # writes the disk refused, oldest first
+        # The write whose commit the flusher thread is making: what it was, what to note
+        # once it is durable, and the commit.
+        self._flight: tuple[str, Write, Callable[[], None], Future[object]] | None = None
+        self._flusher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
         self._fault: str | None = None  # why writes are held back, while they are
         self._marked = False  # the unsaved mark is set
         self._closed = False
@@ -152,23 +160,76 @@ class SqliteJournal:
         return bool(self._held)
 
     def _write(self, kind: str, write: Write) -> None:
+        """Write now, or hold the write while the disk refuses: an append's commit is left
+        on its way (the app settles it before drawing the presser's screen is sent); any
+        other write is durable, or held, on return."""
         if kind == "remember" and self._held and self._held[-1][0] == "remember":
             self._held[-1] = (kind, write)  # only the newest moment matters
         else:
             self._held.append((kind, write))
         self.catch_up()
+        if kind != "append":
+            self.settle()
 
     def catch_up(self) -> bool:
-        """Write what is held, in order; True once nothing waits."""
+        """Write what is held, in order; True once nothing waits (the newest write may still
+        be on its way to the disk: :meth:`settle` waits for it)."""
+        if not self.settle():
+            return False
         while self._held:
             try:
-                db = self.db
-                noted = self._transaction(db, self._held[0][1])
+                self._hand_over(self.db)
             except (sqlite3.Error, OSError) as error:
                 self._refused(error)
                 return False
-            self._held.pop(0)
-            noted()
+            if self._held and not self.settle():  # older writes are durable before newer
+                return False
+        if self._flight is None:
+            self._saved()
+        return True
+
+    def settle(self) -> bool:
+        """Wait until the write handed to the flusher is on the disk (False: the disk
+        refused it, and it is held like any refused write). What the table shows or plays
+        after a write waits for this, so nothing is seen before it is durable; meanwhile
+        the loop draws (the commit lets go of the GIL while it waits for the disk)."""
+        flight, self._flight = self._flight, None
+        if flight is None:
+            return True
+        kind, write, noted, commit = flight
+        try:
+            commit.result()
+        except (sqlite3.Error, OSError) as error:
+            self._roll_back()
+            self._held.insert(0, (kind, write))
+            self._refused(error)
+            return False
+        noted()
+        if not self._held:
+            self._saved()
+        return True
+
+    def _hand_over(self, db: sqlite3.Connection) -> None:
+        """Run the oldest held write's statements here, and hand its commit (the fsync) to
+        the flusher thread."""
+        kind, write = self._held[0]
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            noted = write(db)
+        except BaseException:
+            self._roll_back()
+            raise
+        self._held.pop(0)
+        self._flight = (kind, write, noted, self._flusher.submit(db.execute, "COMMIT"))
+
+    def _roll_back(self) -> None:
+        db = self._db
+        if db is not None and db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+
+    def _saved(self) -> None:
+        """Nothing is held or on its way: a fault is over, and the unsaved mark goes."""
         if self._fault is not None:
             log.warning("journal %s: the disk takes writes again; every held write is saved",
                         self.path)
@@ -177,20 +238,6 @@ class SqliteJournal:
         if self._marked:
             self._mark.set("")
             self._marked = False
-        return True
-
-    @staticmethod
-    def _transaction(db: sqlite3.Connection, write: Write) -> Callable[[], None]:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            noted = write(db)
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-            raise
-        return noted
 
     def _refused(self, error: BaseException) -> None:
         """The disk refused a write: keep it, tell the table once, keep playing."""
@@ -236,8 +283,8 @@ class SqliteJournal:
         self._write("begin", write)
 
     def append(self, record: GameRecord, entry: JournaledAction) -> None:
-        """``entry`` is the newest of ``record.entries``; committed (fsync'd) on return, or
-        held until the disk takes it."""
+        """``entry`` is the newest of ``record.entries``; its commit is on its way on return
+        (durable once :meth:`settle` returns True), or it is held until the disk takes it."""
         if not self._live:
             raise RuntimeError("journal: append before begin or resume")
         index = len(record.entries) - 1
@@ -317,10 +364,14 @@ class SqliteJournal:
         if self._closed:
             return
         self._closed = True
-        if self._held and self.catch_up() is False:
+        self.settle()
+        if self._held:
+            self.catch_up()
+        if not self.settle() or self._held:
             log.error("journal %s: stopping with %d writes the disk would not take; the next "
                       "start says so", self.path, len(self._held))
         self._disconnect()
+        self._flusher.shutdown()
 
     def _disconnect(self) -> None:
         if self._db is not None:
@@ -349,6 +400,7 @@ class SqliteJournal:
         A game that has ended (its time ran out while the table was off, say) comes back
         terminal and unpaused: the app archives it and opens the lobby.
         """
+        self.settle()
         try:
             found = self._read_open_game()
         except (sqlite3.Error, OSError) as error:
@@ -479,6 +531,7 @@ class SqliteJournal:
         state.apply(None, "pause", moment)
         record.entries.append(JournaledAction(None, "pause", moment))
         self.append(record, record.entries[-1])
+        self.settle()  # resuming hands nothing on in flight
 
     # --- helpers -------------------------------------------------------------------------------
 

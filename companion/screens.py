@@ -8,11 +8,15 @@ how often and how much is written to a peeking seat follows the table's redraws 
 deadlines: public), never whether or where its secret changed.
 A display that raises OSError is marked down in :class:`Links`, retried every few seconds,
 and redrawn in full when it answers again: the table never stops for it.
+
+Nothing is written before ``before_write`` has returned: the app waits there for the
+journal, so a screen is drawn while the disk flushes and sent once the step is durable.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from hardware.base import TableHardware
 
@@ -23,14 +27,17 @@ log = logging.getLogger(__name__)
 
 
 class ScreenKeeper:
-    def __init__(self, hardware: TableHardware, links: Links) -> None:
+    def __init__(self, hardware: TableHardware, links: Links,
+                 before_write: Callable[[], None]) -> None:
         self.hardware = hardware
         self.links = links
+        self.before_write = before_write
         self.faces: dict[int, Face] = {}  # what each seat shows: table scripts read these
         self._pixels: dict[int, bytes] = {}
         self._secret_shown: set[int] = set()
 
     def blank_all(self, now: float) -> None:
+        self.before_write()
         for number, seat in self.hardware.seats.items():
             try:
                 seat.screen.blank()
@@ -50,6 +57,7 @@ class ScreenKeeper:
             self.faces[number] = face
             return
         screen = self.hardware.seats[number].screen
+        self.before_write()
         try:
             if secret:
                 screen.disclose(image)

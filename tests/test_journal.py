@@ -42,6 +42,7 @@ def play(journal, record, state, steps: int, start: float = 100.0) -> float:
         state.apply(seat, action.id, at)
         record.entries.append(JournaledAction(seat, action.id, at, action.undoable, action.label))
         journal.append(record, record.entries[-1])
+        journal.settle()  # what the table does before showing the move: it is on the disk
     return at
 
 
@@ -227,6 +228,7 @@ def test_journal_action_that_no_longer_replays_is_cut(path):
     play(journal, record, state, 2)
     record.entries.append(JournaledAction(1, "fly", 103.0))
     journal.append(record, record.entries[-1])
+    journal.settle()
     play(journal, record, state, 1, 103.0)
     reopened = SqliteJournal(path)
     resumed_record, _ = reopened.resume()

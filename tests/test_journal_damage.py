@@ -147,6 +147,7 @@ def they_live_in_play(path: Path, picks: int) -> tuple:
         if cut:
             record.cut, record.seed = cut, state.seed
         journal.append(record, record.entries[-1])
+        journal.settle()
     return record, state
 
 

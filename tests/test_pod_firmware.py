@@ -198,6 +198,7 @@ def test_pod_piezo_plays_the_tunes_at_the_seats_volume(tmp_path: Path,
         for label in ("My volume: high", "My volume: low"):
             before = len(pod.outputs())
             app.effects.play([Buzz(Tune.JOIN)], app.clock())
+            app.effects.release()
             assert table.link.sync(HANG_GUARD)
             played = pod.outputs()[before:]
             assert f"{PIEZO} {round(Tone('E6').frequency)}" in played

@@ -127,6 +127,7 @@ def test_table_memory_a_seat_turns_its_own_vibration_off(tmp_path):
     _choose(app, 2, "Vibrate: on")
     assert "Vibrate: off" in [a.label for a in app.actions(2)]
     app.effects.play([Vibrate(1), Vibrate(2)], app.clock())
+    app.effects.release()
     assert pulses == [1]
     assert TableMemory(memory_path(tmp_path)).cue(2, "vibration") == "off"
 
@@ -155,8 +156,10 @@ def test_table_memory_any_seat_sets_the_table_volume(tmp_path):
     _choose(app, 2, "Table volume: high")
     assert "Table volume: low" in [a.label for a in app.actions(1)]
     app.effects.play([Buzz(Tune.TURN)], app.clock())
+    app.effects.release()
     _choose(app, 3, "Table volume: low")
     app.effects.play([Buzz(Tune.TURN)], app.clock())
+    app.effects.release()
     assert buzzer.tunes == [(Tune.TURN, 0.2), (Tune.TURN, 0.0)]
     assert TableMemory(memory_path(tmp_path)).cue(None, "table-volume") == "off"
 
@@ -178,6 +181,7 @@ def test_table_memory_a_seat_with_a_piezo_sets_its_own_volume(tmp_path):
     for label in ("My volume: high", "My volume: low", None):
         sent.clear()
         app.effects.play([Buzz(Tune.TURN)], app.clock())
+        app.effects.release()
         levels.append([wire.parse_buzz(data)[0] for kind, data in sent if kind == wire.BUZZ])
         if label:
             _choose(app, 1, label)
