@@ -116,6 +116,7 @@ class Tracer:
         self.lock = threading.Lock()  # the bot reads the app only between steps
         self.loop_thread: threading.Thread | None = None
         self.handed = threading.local()  # on a writer thread: (trace, loop CPU) of its job
+        self.in_journal = False  # inside a journal write (its own settle is part of it)
 
     def sent(self, bus: int, seat: int | None, transfer: Transfer) -> None:
         handed = getattr(self.handed, "job", None)
@@ -152,11 +153,23 @@ class Tracer:
         writer.submit = traced  # type: ignore[method-assign]
 
     @contextlib.contextmanager
-    def journaling(self) -> Iterator[None]:
+    def journaling(self, overlapped: bool) -> Iterator[None]:
+        """A journal write on the loop thread: an append's commit flies on (``overlapped``),
+        any other write is durable when it returns."""
         started = time.thread_time()
-        yield
+        self.in_journal = True
+        try:
+            yield
+        finally:
+            self.in_journal = False
         if self.current is not None:
-            self.current.journaled.append((started, time.thread_time()))
+            self.current.journaled.append(zero.Journaled(started, time.thread_time(),
+                                                         overlapped))
+
+    def settling(self) -> None:
+        """The loop waits for the journal before its first write to a screen or a cue."""
+        if self.current is not None and not self.in_journal:
+            self.current.settled.append(time.thread_time())
 
 
 class RealTable:
@@ -230,11 +243,18 @@ class RealTable:
         for name in ("append", "remember", "truncate", "begin", "finish"):
             call = getattr(self.journal, name)
 
-            def timed(*args: object, _call=call) -> None:
-                with self.tracer.journaling():
+            def timed(*args: object, _call=call, _overlapped=name == "append") -> None:
+                with self.tracer.journaling(_overlapped):
                     _call(*args)
 
             setattr(self.journal, name, timed)
+        settle = self.journal.settle
+
+        def settling() -> bool:
+            self.tracer.settling()
+            return settle()
+
+        self.journal.settle = settling  # type: ignore[method-assign]
 
     # --- the bot's fingers ---------------------------------------------------------------------
 
@@ -306,8 +326,8 @@ def traces(sizes: Sizes) -> tuple[list[zero.Trace], float]:
 
 
 def journal_cpu_seconds(appends: int = 200) -> float:
-    """A journal append's own computing: the median append to a journal in RAM
-    (``/dev/shm``), where the flush costs next to nothing."""
+    """A journal append's own computing: the median append and its commit to a journal in
+    RAM (``/dev/shm``), where the flush costs next to nothing."""
     from companion.record import GameRecord, JournaledAction
 
     ram = Path("/dev/shm")
@@ -321,6 +341,7 @@ def journal_cpu_seconds(appends: int = 200) -> float:
             record.entries.append(entry)
             started = time.perf_counter()
             journal.append(record, entry)
+            journal.settle()
             seconds.append(time.perf_counter() - started)
         journal.close()
     return statistics.median(seconds)
@@ -343,8 +364,8 @@ def figures(found: Sequence[zero.Trace], journal_cpu: float, seats: int) -> list
         *_spread("real_last_byte", f"press to step's last byte on bus, here ({handed.count} "
                  f"edges, {len(every)} redraw all {seats})", handed, None),
     ]
-    for threaded, name in ((False, "writes on the loop thread (before)"),
-                           (True, "a writer thread per bus (as built)")):
+    for threaded, name in ((False, "commits and writes on the loop thread (before)"),
+                           (True, "commit while drawing, a writer per bus (as built)")):
         on_pi = zero.replay_all(found, threaded=threaded, journal_cpu=journal_cpu)
         own = spread([p.presser_done * 1000 for p in on_pi if p.presser_done is not None])
         last = spread([p.last_done * 1000 for p in on_pi if p.last_done is not None])

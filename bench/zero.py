@@ -3,14 +3,16 @@
 The press bench records what the loop thread did after each press, here: how much CPU it
 spent (``time.thread_time``, so a busy machine's waits for a core do not count), when it
 journaled, and every I2C transfer (its bus and seat, its bytes). This module replays that
-trace on the Pi: the loop wakes ``WAKE`` after the press, computing takes ``CPU_FACTOR`` times
-as long, a journal append costs its own computing scaled plus an SD card's commit, and a
-transfer spends its wire time on its bus. Where the table writes each bus on its own thread
-(``threaded``), the loop hands a transfer over and goes on while the bus is busy; otherwise
-the loop waits for it; the writer's own computing (luma's block splitting, smbus2's call)
-is charged to the loop too, as the GIL serialises it. A press is replayed on an idle loop:
-one that lands during an hourglass tick's redraw also waits for that (a tick changes one
-digit on each seat).
+trace on the Pi: the loop wakes ``WAKE`` after the press, computing takes ``CPU_FACTOR``
+times as long, a journal append costs its own computing scaled plus an SD card's commit, and
+a transfer spends its wire time on its bus. As built (``threaded``), an append's commit runs
+on the journal's flusher while the loop goes on drawing, and the loop waits for it where it
+settled the journal (before its first write to a screen); and the table writes each bus on
+its own thread, so the loop hands a transfer over and goes on while the bus is busy. Before,
+the loop waited for each commit and each transfer. The writer's own computing (luma's block
+splitting, smbus2's call) is charged to the loop either way, as the GIL serialises it. A
+press is replayed on an idle loop: one that lands during an hourglass tick's redraw also
+waits for that (a tick changes one digit on each seat).
 
 The constants and where they come from:
 
@@ -67,6 +69,16 @@ class Sent:
     writer_cpu: float = 0.0  # a writer thread's own CPU to make this transfer (luma, smbus)
 
 
+@dataclass(frozen=True)
+class Journaled:
+    """A journal write on the loop thread: its CPU (``thread_time``) at start and end, and
+    whether its commit flies on (an append) or is durable when it returns."""
+
+    started: float
+    ended: float
+    overlapped: bool
+
+
 @dataclass
 class Trace:
     """What the loop thread did for one button edge, from the edge (``pressed_at``) on."""
@@ -76,8 +88,8 @@ class Trace:
     started: float = 0.0  # the loop thread took the edge
     cpu_started: float = 0.0  # the loop thread's thread_time then
     ended: float = 0.0  # its step was over
-    journaled: list[tuple[float, float]] = field(default_factory=list)  # appends: CPU at
-    # their start and end (thread_time)
+    journaled: list[Journaled] = field(default_factory=list)
+    settled: list[float] = field(default_factory=list)  # CPU where the loop waited for it
     sent: list[Sent] = field(default_factory=list)
 
     def seats_changed(self) -> set[int]:
@@ -92,24 +104,36 @@ class OnPi:
     last_done: float | None  # None: no screen changed
 
 
+JOURNAL, SETTLE, SEND = range(3)  # what the loop did at a moment of its CPU, in that order
+
+
 def replay(trace: Trace, *, threaded: bool, journal_cpu: float) -> OnPi:
     """The trace on the Pi. ``journal_cpu``: a journal append's computing time here (its
     commit measured on a RAM disk): the rest of an append here is this disk's flush, which
-    the Pi replaces with ``SD_COMMIT``."""
-    moments: list[tuple[float, int, object]] = [(a, 0, b) for a, b in trace.journaled]
-    moments += [(s.cpu, 1, s) for s in trace.sent]
+    the Pi replaces with ``SD_COMMIT``. ``threaded``: as built (the commit overlapped with
+    drawing, a writer thread per bus); else as before (the loop waits for both)."""
+    moments: list[tuple[float, int, object]] = [(j.started, JOURNAL, j) for j in trace.journaled]
+    moments += [(cpu, SETTLE, None) for cpu in trace.settled]
+    moments += [(s.cpu, SEND, s) for s in trace.sent]
     moments.sort(key=lambda moment: (moment[0], moment[1]))
     now = WAKE
     cpu = trace.cpu_started
+    durable = 0.0  # when the last commit is on the card
     bus_free: dict[int, float] = {}
     done: dict[int, float] = {}
     for at, kind, what in moments:
         now += max(0.0, at - cpu) * CPU_FACTOR
         cpu = max(cpu, at)
-        if kind == 0:
-            assert isinstance(what, float)
-            now += journal_cpu * CPU_FACTOR + SD_COMMIT
-            cpu = what
+        if kind == JOURNAL:
+            assert isinstance(what, Journaled)
+            now = max(now, durable) + journal_cpu * CPU_FACTOR  # the write before comes first
+            durable = now + SD_COMMIT
+            if not (threaded and what.overlapped):
+                now = durable
+            cpu = what.ended
+            continue
+        if kind == SETTLE:
+            now = max(now, durable)
             continue
         assert isinstance(what, Sent)
         wire = wire_seconds(what.wire_bytes)

@@ -85,3 +85,26 @@ def test_bench_measures_at_the_niceness_systemd_gives_the_service(tmp_path):
         os.setpriority(os.PRIO_PROCESS, 0, niceness)
     wanted = priority.service_nice()
     assert (now, said) == (wanted, f"at nice {wanted}, the service's") or "needs root" in said
+
+
+def test_zero_model_overlaps_the_commit_with_drawing_only_as_built():
+    """On the Pi model a press's screen waits for the later of its drawing and the SD card's
+    commit (as built), not for both one after the other (before); and never for less than
+    the commit: nothing is sent before it is durable."""
+    from bench import zero
+
+    trace = zero.Trace(seat=1, pressed_at=0.0)
+    trace.journaled.append(zero.Journaled(0.0, 0.0001, overlapped=True))
+    draw = 0.002  # the loop's CPU here from the append to the settle: 20 ms on the Pi
+    trace.settled.append(0.0001 + draw)
+    trace.sent.append(zero.Sent(0.0, 0.0001 + draw, 1, 1, 100))
+    wire = zero.wire_seconds(100)
+    built = zero.replay(trace, threaded=True, journal_cpu=0.0).presser_done
+    before = zero.replay(trace, threaded=False, journal_cpu=0.0).presser_done
+    drawing = zero.WAKE + draw * zero.CPU_FACTOR
+    assert built == pytest.approx(max(drawing, zero.WAKE + zero.SD_COMMIT) + wire)
+    assert before == pytest.approx(drawing + zero.SD_COMMIT + wire)
+    quick = zero.Trace(seat=1, pressed_at=0.0, journaled=[zero.Journaled(0.0, 0.0001, True)],
+                       settled=[0.0002], sent=[zero.Sent(0.0, 0.0002, 1, 1, 100)])
+    assert zero.replay(quick, threaded=True, journal_cpu=0.0).presser_done == pytest.approx(
+        zero.WAKE + zero.SD_COMMIT + wire)
