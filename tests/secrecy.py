@@ -11,6 +11,7 @@ secret that reaches the glass by any path the face text does not describe.
 from __future__ import annotations
 
 import hashlib
+import math
 import queue
 from collections.abc import Iterable
 from functools import cache
@@ -249,13 +250,23 @@ class Table:
         self.app.advance()
 
     def wait(self, seconds: float) -> None:
-        """Let ``seconds`` pass, waking at every deadline as the app loop would."""
-        target = self.clock.now + seconds
+        """Let ``seconds`` pass, waking at every deadline as the app loop would.
+
+        Deadlines are on the game clock, which a resumed game offsets from the fake one."""
+        target = self.app.clock() + seconds
         while (deadline := self.app.next_deadline()) is not None and deadline <= target:
-            self.clock.now = max(self.clock.now, deadline)
+            self._reach(deadline)
             self.app.advance()
-        self.clock.now = target
+        self._reach(target)
         self.app.advance()
+
+    def _reach(self, moment: float) -> None:
+        """Move the fake clock on until the game clock reads at least ``moment`` (exactly,
+        though the offset's rounding could leave it a hair short)."""
+        raw = max(self.clock.now, moment - self.app.clock.offset)
+        while raw + self.app.clock.offset < moment:
+            raw = math.nextafter(raw, math.inf)
+        self.clock.now = raw
 
     def choose(self, seat: int, action_id: str) -> None:
         self.app.choose(seat, action_id, self.clock())
