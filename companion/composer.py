@@ -51,7 +51,7 @@ class Composer:
             view = paused_view(view, session.restarted)
         if state.is_terminal() and seat is not None:
             view = dataclasses.replace(whole_outcome(view), secret=key_face(record.key))
-        if seat is None or seat not in state.seats:
+        if seat is None:  # a seat's screen is too narrow: its PEEK shows the key at the end
             lines = (*view.lines, *fairness_lines(record.key, state.is_terminal()))
             view = dataclasses.replace(view, lines=lines)
         return view
