@@ -75,7 +75,9 @@ class Composer:
         down = [n for n in self.links.down() if n != seat]
         if not down:
             return face
-        alert = "! Seat " + ",".join(str(n) for n in down) + " offline"
+        seats = ",".join(str(n) for n in down)
+        alert = fit(f"! Seat {seats} offline", f"! Offline: {seats}",
+                    f"! {len(down)} seats offline")
         return dataclasses.replace(face, lines=(alert, *face.lines))
 
     def public_code(self) -> Code | None:
