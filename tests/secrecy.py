@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import math
 import queue
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -249,16 +249,19 @@ class Table:
             self.app.handle(self.events.get_nowait())
         self.app.advance()
 
-    def wait(self, seconds: float) -> None:
-        """Let ``seconds`` pass, waking at every deadline as the app loop would.
+    def wait(self, seconds: float, each: Callable[[], object] = lambda: None) -> None:
+        """Let ``seconds`` pass, waking at every deadline as the app loop would, and call
+        ``each`` after every wake-up's redraw (a test that reads every screen).
 
         Deadlines are on the game clock, which a resumed game offsets from the fake one."""
         target = self.app.clock() + seconds
         while (deadline := self.app.next_deadline()) is not None and deadline <= target:
             self._reach(deadline)
             self.app.advance()
+            each()
         self._reach(target)
         self.app.advance()
+        each()
 
     def _reach(self, moment: float) -> None:
         """Move the fake clock on until the game clock reads at least ``moment`` (exactly,
