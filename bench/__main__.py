@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import fairness, idle, journal, lateness, presses, realpath, service, startup
+from . import fairness, idle, journal, lateness, presses, priority, realpath, service, startup
 from .report import Figure, markdown, table, write_json
 from .sizes import FULL, QUICK, Sizes
 
@@ -47,6 +47,7 @@ def main(args: list[str] | None = None) -> int:
     options = parser().parse_args(args)
     sizes = QUICK if options.quick else FULL
     figures: list[Figure] = []
+    print(f"measuring {priority.as_the_service()}", file=sys.stderr)
     for title, step in STEPS:
         started = time.monotonic()
         print(f"measuring {title}...", end=" ", file=sys.stderr, flush=True)

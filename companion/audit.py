@@ -4,7 +4,8 @@ Before the cut every seat is shown the commitment to the companion's key; every 
 cuts; at the end the key is revealed (docs/fairness.md). The audit reads a finished (archived)
 game from the journal and checks, each in its own line: that the key gives the commitment (the
 one the table noted, when given: a key chosen after the cut fails here); that every player of
-the game cut exactly once; that the key and the cut give the seed the game was dealt from; and
+the game cut exactly once (in a game whose first presses cut: that the cut is those presses,
+as journaled); that the key and the cut give the seed the game was dealt from; and
 that replaying the recorded actions from that seed is a game in which every action was legal
 at its moment, offered under the label the table saw, and that two replays reach the same
 state (every shuffle and deal re-derived, none depending on anything but the seed). A game
@@ -88,15 +89,15 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
     finally:
         db.close()
-    (number, game_key, seats, options, seed, deck_list, deal_key, cut, finished, shown, length,
-     seen, seal, damage) = row
+    (number, game_key, seats, options, seed, deck_list, deal_key, cut, in_play, finished, shown,
+     length, seen, seal, damage) = row
     if finished is None:
         raise AuditError(f"game {number} is still in play: its key and seed stay secret until "
                          "it ends")
     record = GameRecord(game_key, tuple(int(s) for s in seats.split(",")), json.loads(options),
                         bytes(seed), [entry for _, entry, _ in rows],
                         None if deck_list is None else tuple(json.loads(deck_list)),
-                        bytes(deal_key), cut)
+                        bytes(deal_key), cut, in_play == 1)
     start = genesis(game_key, seats, options, str(shown), deck_list)
     verdict = verify(start, rows, length, seen, seal)
     problems = [f"the table gave this game up: {damage}"] if damage else []
@@ -109,8 +110,8 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
 
 
 def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
-    select = ("SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, finished, "
-              "commitment, length, seen, seal, damage FROM games")
+    select = ("SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, "
+              "cut_in_play, finished, commitment, length, seen, seal, damage FROM games")
     if game_id is None:
         row = db.execute(f"{select} WHERE finished IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
@@ -129,17 +130,15 @@ def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
     """Check ``record`` from its key on; ``noted`` is the commitment the table wrote down."""
     report = Audit()
     _check_commitment(record, noted, report)
-    _check_cut(record, report)
+    if not _check_cut(record, report):
+        return report
     seed = deal_seed(record.key, record.cut)
-    if seed == record.seed:
+    if not record.cut and record.cut_in_play and not record.seed:
+        report.passed("the game ended before every player had cut: nothing was dealt")
+    elif seed == record.seed:
         report.passed("the key and the cut give the seed the game was dealt from")
     else:
         report.failed(f"the key and the cut give the seed {seed.hex()}, not the one recorded")
-        return report
-    try:
-        registry.get(record.game_key)
-    except EngineError as error:
-        report.failed(str(error))
         return report
     first = _replay_checked(record, report.failed)
     if first is None:
@@ -167,19 +166,34 @@ def _check_commitment(record: GameRecord, noted: str | None, report: Audit) -> N
                       "key committed to before the cut")
 
 
-def _check_cut(record: GameRecord, report: Audit) -> None:
-    """Every player of the game cut, once each, in the order and at the moments recorded."""
+def _check_cut(record: GameRecord, report: Audit) -> bool:
+    """Every player of the game cut, once each, in the order and at the moments recorded;
+    in a game whose first presses cut, those presses as journaled are the cut. False when
+    nothing more can be checked (the game is not known here)."""
+    try:
+        registry.get(record.game_key)
+    except EngineError as error:
+        report.failed(str(error))
+        return False
+    in_play = record.cut_in_play
+    if in_play and not record.cut_agrees():
+        report.failed(f"the cut '{record.cut}' is not the players' first presses as "
+                      f"journaled ('{record.played_cut()}')")
+    elif in_play and not record.cut:
+        return True  # ended before every player had pressed: there is no cut to read
     try:
         presses = parse_cut(record.cut)
     except ValueError as error:
         report.failed(f"the cut '{record.cut}' cannot be read ({error})")
-        return
+        return True
     seats = sorted(seat for seat, _ in presses)
     if seats == sorted(record.seats):
-        report.passed(f"every player cut once: {record.cut}")
+        what = "once, with their first press" if in_play else "once"
+        report.passed(f"every player cut {what}: {record.cut}")
     else:
         report.failed(f"the cut '{record.cut}' is not one press from each of seats "
                       f"{' '.join(map(str, record.seats))}")
+    return True
 
 
 def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | None:
@@ -195,6 +209,7 @@ def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | 
             return None
         try:
             state.apply(entry.seat, entry.action, entry.at)
+            record.deal_if_cut(state, record.entries[:number])
         except EngineError as error:
             fail(f"action {number} ({entry.action}, seat {entry.seat}) was not legal: {error}")
             return None

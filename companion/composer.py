@@ -2,11 +2,12 @@
 
 A seat's face starts from what the lobby or the game shows it (its view), and the table adds
 to it here and nowhere else: PAUSED (in the title, or leading the body when the title is
-long), the restart notice, the commitment (public face) and the companion's key (PEEK face)
-once the game is over, the hourglass as big digits or a bar, the bottom bar, a notice over
-the body, and the alert for seats whose screen is down. While a seat holds PEEK it sees its
-secret face instead: a sealed face (see companion/render.py), in pages of three lines that
-turn every few seconds while PEEK is held.
+long), the restart notice, the commitment (public face; and on the PEEK face while the
+players cut with their first presses, with each seat's own cut) and the companion's key (PEEK
+face) once the game is over, the hourglass as big digits or a bar, the bottom bar, a notice
+over the body, and the alert for seats whose screen is down. While a seat holds PEEK it sees
+its secret face instead: a sealed face (see companion/render.py), in pages of three lines
+that turn every few seconds while PEEK is held.
 
 The public face (``seat`` None) is built the same way; from its hourglass the composer also
 says when the shown seconds next change, so the loop never reads a view to find a deadline.
@@ -19,11 +20,12 @@ import math
 from collections.abc import Mapping
 
 from engine.api import HourglassView, SeatView, SecretFace
-from engine.rng import commitment
+from engine.rng import commitment, cut_text
 from engine.text import LINE, fit
 from hardware.base import Code
 
 from .links import Links
+from .record import GameRecord
 from .render import SEALED_ROWS, Face
 from .seat_ui import SeatUI, notice_lines
 from .session import Session
@@ -52,8 +54,10 @@ class Composer:
         if state.is_terminal() and seat is not None:
             view = dataclasses.replace(whole_outcome(view), secret=key_face(record.key))
         if seat is None:  # a seat's screen is too narrow: its PEEK shows the key at the end
-            lines = (*view.lines, *fairness_lines(record.key, state.is_terminal()))
+            lines = (*view.lines, *fairness_lines(record, state.is_terminal(), state.dealt))
             view = dataclasses.replace(view, lines=lines)
+        elif seat in state.seats and not state.dealt:
+            view = cutting_in_play(view, seat, record)
         return view
 
     def face(self, seat: int, now: float) -> Face:
@@ -137,13 +141,30 @@ def key_face(key: bytes) -> SecretFace:
     return SecretFace(f"Key {rows[0]}", tuple(rows[1:4]))
 
 
-def fairness_lines(key: bytes, over: bool) -> tuple[str, ...]:
+def cutting_in_play(view: SeatView, seat: int, record: GameRecord) -> SeatView:
+    """While the players cut with their first presses (docs/fairness.md): the seat's face
+    says where the commitment is, then shows its own cut once it has pressed; its PEEK face
+    opens with the commitment, in two lines of 16, and its cut, before the game's own."""
+    shown = commitment(record.key)
+    own = record.first_presses().get(seat)
+    cut = fit(f"Your cut {seat}@{own}", f"Cut {seat}@{own}") if own is not None else None
+    line = cut or "Hold PEEK: commitment"
+    game = view.secret.lines if view.secret else ()
+    secret = SecretFace("Commitment", (shown[:16], shown[16:], cut or "Your cut: not yet", *game))
+    return dataclasses.replace(view, lines=(*view.lines, line), secret=secret)
+
+
+def fairness_lines(record: GameRecord, over: bool, dealt: bool) -> tuple[str, ...]:
     """The public screen keeps the commitment in view all game (a table can note it whenever
-    it likes), and shows the companion's key once the game is over."""
-    if not over:
-        return (f"Commitment {commitment(key)}",)
-    digits = key.hex()
-    return ("Key revealed:", digits[:32], digits[32:])
+    it likes), with the cut so far while the players cut in play, and shows the companion's
+    key once the game is over."""
+    if over:
+        digits = record.key.hex()
+        return ("Key revealed:", digits[:32], digits[32:])
+    shown = (f"Commitment {commitment(record.key)}",)
+    if dealt:
+        return shown
+    return (*shown, f"Cut: {cut_text(record.first_presses().items()) or '-'}")
 
 
 def next_second(glass: HourglassView | None, now: float) -> float | None:

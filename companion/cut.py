@@ -1,5 +1,8 @@
 """Cutting the deck: between the lobby's Start and the deal, the players add their chance.
 
+(A game that opens with a public phase has no such step: its players' first presses of the
+game are the cut, see ``Game.first_press_cuts`` and :mod:`companion.session`.)
+
 The companion has drawn its key and shown its commitment (engine/rng.py, docs/fairness.md);
 now every seated player presses ACT once. Each press is stamped in microseconds of the game
 clock; the presses, in order, are the cut, and the seed is derived from the key and the cut.
@@ -18,18 +21,13 @@ from dataclasses import dataclass, field
 
 from engine.api import Action, SeatView, SecretFace
 from engine.exc import IllegalAction
-from engine.rng import commitment, cut_text, deal_seed
+from engine.rng import commitment, cut_text, micros
 from engine.text import fit
 
 from .lobby import StartGame
 
 CUT = "cut"
 TITLE = "Cut the deck"
-
-
-def micros(at: float) -> int:
-    """A moment of the game clock in whole microseconds: the unit of a cut."""
-    return round(at * 1_000_000)
 
 
 @dataclass
@@ -47,9 +45,6 @@ class Cut:
     @property
     def text(self) -> str:
         return cut_text(self.presses)
-
-    def seed(self) -> bytes:
-        return deal_seed(self.key, self.text)
 
     def done(self) -> bool:
         return not self.waiting()

@@ -48,11 +48,15 @@ def shown_commitment(seed: bytes, key: bytes) -> str:
 
 def seed_vouched_for(seed: object, key: object, cut: object, shown: object) -> bool:
     """The stored key gives the stored commitment and, with the cut, the stored seed: a
-    flipped bit in any of them is found before the game is resumed or audited."""
+    flipped bit in any of them is found before the game is resumed or audited. A game whose
+    players cut in play has neither cut nor seed until they all have (the record checks
+    that its entries agree: ``GameRecord.cut_agrees``)."""
     if not isinstance(seed, bytes) or not isinstance(key, bytes) or not isinstance(cut, str):
         return False
     if not key:
         return commitment(seed) == shown
+    if not cut and not seed:
+        return commitment(key) == shown
     try:
         return commitment(key) == shown and deal_seed(key, cut) == seed
     except UnicodeEncodeError:  # a damaged cut text

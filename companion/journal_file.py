@@ -30,7 +30,7 @@ from .record import JournaledAction
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # The newest schema. A migrated file has the same columns, perhaps in another order (ALTER
 # TABLE adds at the end), so :func:`_check_shape` compares column sets, never the text.
 SCHEMA = """
@@ -43,6 +43,7 @@ CREATE TABLE games (
     deck_list TEXT,
     deal_key BLOB NOT NULL,
     cut TEXT NOT NULL,
+    cut_in_play INTEGER NOT NULL DEFAULT 0,
     seen REAL,
     finished REAL,
     commitment TEXT,
@@ -191,10 +192,17 @@ def _add_chain(db: sqlite3.Connection) -> None:
                    (shown, len(rows), journal_chain.seal(head, len(rows), seen), game_id))
 
 
+def _add_cut_in_play(db: sqlite3.Connection) -> None:
+    """4 -> 5: whether the players cut with their first presses of the game (every game
+    before this version was cut with "Cut the deck" before it, and is dealt from its seed)."""
+    db.execute("ALTER TABLE games ADD COLUMN cut_in_play INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _add_deck_list,
     2: _add_cut,
     3: _add_chain,
+    4: _add_cut_in_play,
 }
 
 

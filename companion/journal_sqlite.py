@@ -8,10 +8,13 @@ chain is :mod:`companion.journal_chain`.
 
 - ``games``: one row per game (game key, seats, options, seed, the deal behind the seed:
   ``deal_key``, the companion's key, and ``cut``, the players' presses; the commitment shown
-  at setup and the chain's seal). ``finished`` is NULL while the game may be resumed; a
-  finished game stays as it is, archived, for ``companion audit`` (``damage`` says why a
-  damaged game was given up). ``seen`` is the game clock's last known moment, written every
-  few seconds while a timer runs, so a restart gives back at most those seconds of sand.
+  at setup and the chain's seal). A game whose players cut with their first presses
+  (``cut_in_play``) is begun at Start with an empty cut and seed; the entry that completes
+  its cut writes both, in the same transaction. ``finished`` is NULL while the game may be
+  resumed; a finished game stays as it is, archived, for ``companion audit`` (``damage``
+  says why a damaged game was given up). ``seen`` is the game clock's last known moment,
+  written every few seconds while a timer runs, so a restart gives back at most those
+  seconds of sand.
 - ``entries``: the game's actions in order (``idx`` 0, 1, 2...), each with its chain link.
   Undo deletes the tail.
 
@@ -88,6 +91,7 @@ class SqliteJournal:
         self._start = b""
         self._links: list[bytes] = []
         self._seen: float | None = None
+        self._cut = ""  # the cut the game's row holds, or will once the held writes are in
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -211,14 +215,15 @@ class SqliteJournal:
         row = (record.game_key, ",".join(map(str, record.seats)),
                json.dumps(record.options, sort_keys=True), record.seed, shown,
                None if record.deck_list is None else json.dumps(record.deck_list),
-               record.key, record.cut)
+               record.key, record.cut, int(record.cut_in_play))
         start = journal_chain.genesis(row[0], row[1], row[2], shown, row[5])
 
         def write(db: sqlite3.Connection) -> Callable[[], None]:
             db.execute("UPDATE games SET finished = ? WHERE finished IS NULL", (time.time(),))
             cursor = db.execute(
                 "INSERT INTO games (game_key, seats, options, seed, commitment, deck_list, "
-                "deal_key, cut, length, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                "deal_key, cut, cut_in_play, length, seal) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (*row, journal_chain.seal(start, 0, None)))
 
             def noted() -> None:
@@ -227,7 +232,7 @@ class SqliteJournal:
                 self._ack("begin", self._game)
             return noted
 
-        self._live = True
+        self._live, self._cut = True, record.cut
         self._write("begin", write)
 
     def append(self, record: GameRecord, entry: JournaledAction) -> None:
@@ -237,6 +242,8 @@ class SqliteJournal:
             raise RuntimeError("journal: append before begin or resume")
         index = len(record.entries) - 1
         tag = entry_tag(record.seed, index, entry)
+        dealt = (record.cut, record.seed) if record.cut != self._cut else None
+        self._cut = record.cut  # the entry that completed a cut in play: it deals the game
 
         def write(db: sqlite3.Connection) -> Callable[[], None]:
             link = journal_chain.link(self._head(index), index, entry)
@@ -245,6 +252,9 @@ class SqliteJournal:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (self._game, index, entry.seat, entry.action, entry.at, int(entry.undoable),
                  entry.label, link))
+            if dealt is not None:
+                db.execute("UPDATE games SET cut = ?, seed = ? WHERE id = ?",
+                           (*dealt, self._game))
             self._update_seal(db, link, index + 1, self._seen)
 
             def noted() -> None:
@@ -356,6 +366,9 @@ class SqliteJournal:
         state = self._replay_whole_actions(record)
         if state is None:
             return None
+        if not record.cut_agrees():  # resumed, its next press would cut and deal again
+            return self._give_up(self._game, "its cut is not its players' first presses",
+                                 "Game lost: bad seed")
         self._ack("resume", self._game, len(record.entries), state_digest(state))
         self._pause_at_last_moment(record, state, seen)
         return record, state
@@ -364,13 +377,14 @@ class SqliteJournal:
         """The newest open game, with as much of its history as its chain vouches for."""
         row = self.db.execute(
             "SELECT id, game_key, seats, options, seed, commitment, deck_list, deal_key, cut, "
-            "seen, length, seal FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
+            "cut_in_play, seen, length, seal FROM games WHERE finished IS NULL "
+            "ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
             return None
-        (game_id, key, seats, options, seed, shown, deck_list, deal_key, cut, seen, length,
-         seal) = row
-        self._game, self._live = game_id, True
+        (game_id, key, seats, options, seed, shown, deck_list, deal_key, cut, in_play, seen,
+         length, seal) = row
+        self._game, self._live, self._cut = game_id, True, cut
         self._start = journal_chain.genesis(str(key), str(seats), str(options), str(shown),
                                             deck_list)
         rows = self._entry_rows(game_id)
@@ -387,7 +401,7 @@ class SqliteJournal:
                                 decode_options(options), seed,
                                 [entry for _, entry, _ in rows[: verdict.kept]],
                                 None if deck_list is None else tuple(json.loads(deck_list)),
-                                deal_key, cut)
+                                deal_key, cut, in_play == 1)
         except (ValueError, TypeError, AttributeError):
             return self._give_up(game_id, "its row does not decode", "Last game unreadable")
         if verdict.lost:
@@ -526,9 +540,10 @@ def entry_tag(seed: bytes, index: int, entry: JournaledAction) -> str:
 
 def state_digest(state: State) -> str:
     """A hash of everything a state holds (decks, secrets, health, turn, the generator's
-    position): two states with one digest are the same game. Keyed by the seed."""
+    position): two states with one digest are the same game. Keyed by the seed (none yet
+    while its players cut in play: nothing secret is dealt then)."""
     text = _canonical(state, set())
-    return hmac.new(state.seed, text.encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(state.seed or b"", text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def _canonical(value: object, path: set[int]) -> str:

@@ -12,6 +12,7 @@ loop on purpose: a loop that hangs stops pinging, and systemd restarts it.
 from __future__ import annotations
 
 import queue
+import sys
 from collections.abc import Callable
 from typing import Protocol
 
@@ -19,6 +20,12 @@ from .clock import Clock
 from .sdnotify import Notifier
 from .session import Session
 
+# How long a thread may keep the GIL while another waits for it, in seconds (CPython's
+# default is 5 ms). The loop and each bus's writer thread share the GIL: a writer woken for
+# the presser's screen waits for the loop to finish drawing the other seats, and the loop,
+# after any call that let go of the GIL (an SQLite commit, a PIL fill), waits for a writer's
+# turn. At 5 ms a turn, one turn costs the presser's first byte the whole 5 ms budget.
+SWITCH_INTERVAL = 0.0005
 REMEMBER_EVERY = 5.0  # while a timer runs: the most sand a crash can give back, in seconds
 RETRY_EVERY = 2.0  # while the disk refuses writes: how often the journal tries again
 
@@ -53,6 +60,7 @@ class Loop:
         READY goes to systemd only after ``table.start()``: every seat is blank and the
         journal replayed. ``on_ready`` then starts what the seats can be ready without.
         """
+        sys.setswitchinterval(SWITCH_INTERVAL)
         table.start()
         self.notifier.ready(f"{len(table.seat_numbers)} seats")
         if on_ready is not None:

@@ -1,6 +1,12 @@
 """The table's business: the lobby, the cut, the game and its system menu, the journal, undo,
 pauses.
 
+The cut comes in one of two ways, the same fair deal either way (docs/fairness.md): after
+Start every player presses "Cut the deck" (:mod:`companion.cut`) and the game is dealt; or,
+in a game that opens with a public phase (``Game.first_press_cuts``), the game begins at
+Start without its seed, each player's first press of the game is that player's cut, and the
+press that completes the cut deals it. Either way the commitment is shown from Start.
+
 Every change to what is being played goes through here and comes back as :class:`Applied`:
 the lines journaled (durable before anything is heard or seen) and the effects, in order, for
 the effect player. The session plays nothing and draws nothing.
@@ -20,7 +26,7 @@ from engine.api import KNOWN_PREFIX, Action, Buzz, Effect, GameOver, State
 from engine.cues import Tune
 from engine.exc import EngineError
 from engine.known import Learned, as_options
-from engine.rng import SECRET_BYTES
+from engine.rng import SECRET_BYTES, commitment, deal_seed
 from engine.text import fit
 
 from .clock import GameClock
@@ -68,6 +74,7 @@ class Session:
         self.restarted = False  # resumed paused after a restart, until someone resumes
         self._auto_paused = False  # the game is paused because a seat's link went down
         self.ended_at: float | None = None  # when the game ended: presses settle first
+        self.started_at: float | None = None  # when Start showed the commitment
         self._offers: dict[int, list[Action]] = {}
 
     # --- what is offered -----------------------------------------------------------------------
@@ -144,6 +151,8 @@ class Session:
     def _apply(self, seat: int, action: Action, at: float) -> Applied:
         if self.settling(at):
             return Applied()  # a press already in flight when the game ended: ignored
+        if self.started_at is not None and at < self.started_at:
+            return Applied()  # pressed before Start showed the commitment: never a cut
         try:
             if self.cut is not None:
                 return self._cut_action(seat, action, at)
@@ -177,9 +186,13 @@ class Session:
         return self.ended_at is not None and at < self.ended_at + SETTLE
 
     def _game_action(self, seat: int, action: Action, at: float) -> Applied:
-        assert self.state is not None
+        assert self.state is not None and self.record is not None
         effects = self.state.apply(seat, action, at)
+        cutting = not self.state.dealt
         line = self._commit(JournaledAction(seat, action.id, at, action.undoable, action.label))
+        if cutting and self.state.dealt:
+            name = registry.get(self.record.game_key).name
+            effects = [*effects, Status(f"{name}: dealt after the cut {self.record.cut}")]
         return Applied((line,), self._with_key(self._learn(effects), at))
 
     def _system_action(self, seat: int, action: Action, at: float) -> Applied:
@@ -215,10 +228,16 @@ class Session:
         return Applied(effects=(Tell(fit(f"Undone: {line.label}", "Undone")),))
 
     def _commit(self, line: JournaledAction) -> JournaledAction:
-        """Journal first, effects after: an action the table saw is never lost."""
-        assert self.record is not None
-        self.record.entries.append(line)
-        self.journal.append(self.record, line)
+        """Journal first, effects after: an action the table saw is never lost. The press
+        that completes a cut in play deals the game; the journal writes it with the cut and
+        the seed, in one write."""
+        record, state = self.record, self.state
+        assert record is not None and state is not None
+        record.entries.append(line)
+        cut = record.deal_if_cut(state, record.entries)
+        if cut:
+            record.cut, record.seed = cut, state.seed
+        self.journal.append(record, line)
         return line
 
     def _learn(self, effects: Iterable[Effect]) -> list[Effect]:
@@ -307,42 +326,55 @@ class Session:
         return Applied(effects=(Forget(),))
 
     def start_game(self, request: StartGame, at: float) -> Applied:
-        """Draw the companion's key and show its commitment; the deal waits for the cut."""
+        """Draw the companion's key and show its commitment; the deal waits for the cut: the
+        players' "Cut the deck", or their first presses in a game that opens in public."""
         if self.record is not None:  # Play again: the game just over is archived first
             self.journal.finish(self.record)
-        self.cut = Cut(request, self.key_source(SECRET_BYTES))
-        self.state, self.record, self.ended_at = None, None, None
+        key = self.key_source(SECRET_BYTES)
+        self.state, self.record, self.ended_at, self.started_at = None, None, None, at
         self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()
-        commitment = self.cut.commitment
+        name, shown = request.game.name, commitment(key)
+        if request.game.first_press_cuts:
+            self._begin(request, key, "")
+            return Applied(effects=(
+                Forget(),
+                Status(f"{name}: commitment {shown}; each player's first press cuts the deck"),
+                Buzz(Tune.START),
+            ))
+        self.cut = Cut(request, key)
         return Applied(effects=(
             Forget(),
             Tell("Cut: press ACT"),
-            Status(f"{request.game.name}: commitment {commitment}; every player cuts the deck"),
+            Status(f"{name}: commitment {shown}; every player cuts the deck"),
         ))
 
     def _deal(self, cut: Cut) -> Applied:
         """Every player has cut: the seed comes from the key and the cut, and the game is dealt."""
-        request, seed = cut.request, cut.seed()
-        key = request.game.key
-        deck_list = self.deck_lists.get(key)
-        self.memory.keep_options(key, request.options)
-        options = {**request.options, **as_options(self.memory.known(key))}
-        record = GameRecord(key, request.seats, options, seed, deck_list=deck_list,
-                            key=cut.key, cut=cut.text)
-        state = request.game.new_state_with_deck(request.seats, options, seed, deck_list)
-        self.journal.begin(record)
-        self._adopt(record, state)
+        self._begin(cut.request, cut.key, cut.text)
         return Applied(effects=(
             Forget(),
-            Status(f"{request.game.name}: dealt after the cut {cut.text}"),
+            Status(f"{cut.request.game.name}: dealt after the cut {cut.text}"),
             Buzz(Tune.START),
         ))
+
+    def _begin(self, request: StartGame, key: bytes, cut: str) -> None:
+        """The game's record, begun in the journal, and its state: dealt from the key and
+        ``cut``, or, with no cut yet (its players' first presses cut), not dealt."""
+        game, seats = request.game, request.seats
+        self.memory.keep_options(game.key, request.options)
+        options = {**request.options, **as_options(self.memory.known(game.key))}
+        seed, deck_list = deal_seed(key, cut) if cut else None, self.deck_lists.get(game.key)
+        record = GameRecord(game.key, seats, options, seed or b"", deck_list=deck_list, key=key,
+                            cut=cut, cut_in_play=game.first_press_cuts)
+        state = game.new_state_with_deck(seats, options, seed, deck_list)
+        self.journal.begin(record)
+        self._adopt(record, state)
 
     def end_game(self) -> Applied:
         if self.record is not None:
             self.journal.finish(self.record)
-        self.state, self.record, self.ended_at = None, None, None
+        self.state, self.record, self.ended_at, self.started_at = None, None, None, None
         self.lobby = self.lobby.fresh()
         self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()

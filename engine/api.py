@@ -164,6 +164,10 @@ class Game(ABC):
     max_players: int
     options: tuple[Option, ...] = ()
     state_class: type[State]
+    # The game opens with a public phase that needs no seed (They Live's character pick):
+    # its state is made with ``seed`` None, each seat's first press is that seat's cut, and
+    # the state is dealt (``State.deal``) once every seat has made it (engine/rng.py).
+    first_press_cuts: bool = False
 
     def check_players(self, seats: Sequence[int]) -> None:
         if not self.min_players <= len(seats) <= self.max_players:
@@ -172,8 +176,11 @@ class Game(ABC):
                 f" not {len(seats)}"
             )
 
-    def new_state(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> State:
-        """Deal and set up. ``seats`` are clockwise; ``seed`` drives every random choice.
+    def new_state(
+        self, seats: Sequence[int], options: Mapping[str, str], seed: bytes | None
+    ) -> State:
+        """Deal and set up. ``seats`` are clockwise; ``seed`` drives every random choice (None:
+        not yet, for a game whose first presses cut; :meth:`State.deal` brings it).
 
         The default builds ``state_class(seats, options, seed)`` after checking the player
         count and filling in the options' defaults; games with other needs override it.
@@ -193,7 +200,7 @@ class Game(ABC):
         self,
         seats: Sequence[int],
         options: Mapping[str, str],
-        seed: bytes,
+        seed: bytes | None,
         deck_list: Sequence[str] | None,
     ) -> State:
         """:meth:`new_state` with the table's deck list, if it gave one."""
@@ -209,10 +216,26 @@ class State(ABC):
     companion can journal those alongside player actions.
     """
 
-    def __init__(self, seats: Sequence[int], seed: bytes) -> None:
+    def __init__(self, seats: Sequence[int], seed: bytes | None) -> None:
         self.seats: tuple[int, ...] = tuple(seats)
-        self.seed = seed
+        self.seed = seed  # None until the players' first presses have cut (Game.first_press_cuts)
         self.paused = False
+
+    @property
+    def dealt(self) -> bool:
+        return self.seed is not None
+
+    def deal(self, seed: bytes) -> None:
+        """The seed arrives, once every seat has cut: draw what the game draws from it. Only a
+        game whose first presses cut is made without one, and a game is dealt once."""
+        if self.seed is not None:
+            raise RuntimeError("a game is dealt once")
+        self.seed = seed
+        self._deal()
+
+    def _deal(self) -> None:
+        """Draw from ``self.seed`` (a game whose first presses cut overrides this)."""
+        raise NotImplementedError(f"{type(self).__name__} is dealt when it is made")
 
     @abstractmethod
     def active_seats(self) -> frozenset[int]:

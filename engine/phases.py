@@ -82,7 +82,8 @@ class PhasedState(State):
     asking the current phase. ``outcome`` is set once, by :meth:`finish`.
     """
 
-    def __init__(self, seats: Sequence[int], seed: bytes, phases: Mapping[str, Phase]) -> None:
+    def __init__(self, seats: Sequence[int], seed: bytes | None,
+                 phases: Mapping[str, Phase]) -> None:
         super().__init__(seats, seed)
         if OVER not in phases:
             raise ValueError("a game's phases must include OVER")
@@ -148,6 +149,8 @@ class PhasedGame(Game):
     phases: Mapping[str, Phase]
     state_class: type[PhasedState]
 
-    def new_state(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> State:
+    def new_state(
+        self, seats: Sequence[int], options: Mapping[str, str], seed: bytes | None
+    ) -> State:
         self.check_players(seats)
         return self.state_class(seats, resolve_options(self.options, options), seed, self.phases)

@@ -107,8 +107,11 @@ REDEALS: dict[str, Callable[[State, SeededRandom], None]] = {
 
 
 def redealt(key: str, state: State, rng: SeededRandom) -> State:
+    """A copy of ``state`` with its secrets dealt again; before the deal (its players still
+    cutting with their first presses) there is no secret to deal."""
     other = copy.deepcopy(state)
-    REDEALS[key](other, rng)
+    if state.dealt:
+        REDEALS[key](other, rng)
     return other
 
 
@@ -208,6 +211,7 @@ class Lockstep:
     b: Watched = dataclasses.field(init=False)
     compared: int = 0
     told_apart: int = 0  # compared moments at which some seat's PEEK face said other words
+    undealt: int = 0  # compared moments before the deal (the players cutting in play)
     parted: bool = False  # the rules told the table something of the secret: until re-dealt
 
     def __post_init__(self) -> None:
@@ -264,6 +268,7 @@ class Lockstep:
                 f"{self.key} game {self.number}, {what}: {name} differs between two deals"
                 f" with the same public facts:\n{value}\n{theirs[name]}")
         self.compared += 1
+        self.undealt += not self.a.app.state.dealt
 
     def step(self, holding: set[int] | None = None) -> None:
         """One moment: some seats (``holding``; by default a random few, now and then all)

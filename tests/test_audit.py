@@ -12,6 +12,7 @@ import pytest
 from companion.audit import run_audit
 from companion.cli import main
 from companion.journal_sqlite import SqliteJournal
+from companion.record import GameRecord, JournaledAction
 from companion.statedir import journal_path
 from engine import registry
 from engine.rng import commitment, cut_text, deal_seed, parse_cut
@@ -19,16 +20,23 @@ from tests.test_conformance import RandomGame
 
 
 def _journal_game(state_dir: Path, key: str = "they-live", *, finished: bool = True):
-    """A random game of ``key`` written to the journal as the app writes it."""
+    """A random game of ``key`` written to the journal as the app writes it: a game whose
+    players cut in play (They Live) is begun with no cut and no seed, and the entry that
+    completes its cut writes both."""
     play = RandomGame(registry.get(key), 7)
     for _ in play.steps():
         pass
     record = play.record()
     with SqliteJournal(journal_path(state_dir)) as journal:
         entries, record.entries = record.entries, []
+        if record.cut_in_play:
+            record.cut, record.seed = "", b""
         journal.begin(record)
         for entry in entries:
             record.entries.append(entry)
+            if record.cut_in_play and not record.cut:
+                record.cut = record.played_cut()
+                record.seed = deal_seed(record.key, record.cut) if record.cut else b""
             journal.append(record, entry)
         if finished:
             journal.finish(record)
@@ -178,3 +186,27 @@ def test_audit_a_cut_history_is_not_called_fair(tmp_path) -> None:
     db.close()
     status, report = _audit(tmp_path, commitment(record.key))
     assert status == 1 and "history is not whole" in report
+
+
+def test_audit_they_live_ended_before_every_pick_dealt_nothing(tmp_path) -> None:
+    """They Live ended during the character pick: no cut, no seed, nothing dealt; the audit
+    says so and checks the commitment and the picks made."""
+    game = registry.get("they-live")
+    key = hashlib.sha256(b"ended during the picks").digest()
+    record = GameRecord(game.key, (1, 2, 3), {}, b"", key=key, cut_in_play=True)
+    state = record.start()
+    with SqliteJournal(journal_path(tmp_path)) as journal:
+        journal.begin(record)
+        action = state.legal_actions(2)[0]
+        state.apply(2, action.id, 5.0)
+        record.entries.append(JournaledAction(2, action.id, 5.0, True, action.label))
+        journal.append(record, record.entries[-1])
+        journal.finish(record)
+    status, report = _audit(tmp_path, commitment(key))
+    assert status == 0, report
+    assert "the game ended before every player had cut: nothing was dealt" in report
+    with sqlite3.connect(journal_path(tmp_path)) as db:
+        db.execute("UPDATE games SET seed = ?", (bytes(32),))  # a seed with no cut behind it
+    db.close()
+    status, report = _audit(tmp_path, commitment(key))
+    assert status == 1 and "not the one recorded" in report

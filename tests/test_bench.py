@@ -3,6 +3,7 @@
 import contextlib
 import io
 import json
+import os
 
 import pytest
 
@@ -21,8 +22,12 @@ def quick_run(tmp_path_factory):
     """One ``python -m bench --quick`` for the module: (printed table, figures by key)."""
     results = tmp_path_factory.mktemp("bench") / "results.json"
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        status = main(["--quick", "--json", str(results)])
+    niceness = os.getpriority(os.PRIO_PROCESS, 0)
+    try:
+        with contextlib.redirect_stdout(printed):
+            status = main(["--quick", "--json", str(results)])
+    finally:  # the bench takes the service's priority; the rest of the suite keeps its own
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
     assert status == 0
     figures = {f["key"]: f for f in json.loads(results.read_text())["figures"]}
     return printed.getvalue(), figures
@@ -61,3 +66,22 @@ def test_fault_bench_in_process_parts_count_no_goal_breaker(tmp_path):
     outcomes = flips(6, 2, tmp_path, rng) + scripts(8, rng)
     assert sum(outcomes.values()) == 16
     assert not [outcome for outcome in outcomes if outcome.startswith(BAD)], outcomes
+
+
+def test_bench_measures_at_the_niceness_systemd_gives_the_service(tmp_path):
+    """The latency figures are taken as the scheduler treats the service: at the unit's
+    Nice= (where the bench may lower its niceness), else it says it could not."""
+    from bench import priority
+
+    unit = tmp_path / "companion.service"
+    unit.write_text("[Service]\nExecStart=/bin/true\nNice=-7\n")
+    assert priority.service_nice(unit) == -7
+    assert priority.service_nice(priority.UNIT) < 0
+    niceness = os.getpriority(os.PRIO_PROCESS, 0)
+    try:
+        said = priority.as_the_service()
+        now = os.getpriority(os.PRIO_PROCESS, 0)
+    finally:
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    wanted = priority.service_nice()
+    assert (now, said) == (wanted, f"at nice {wanted}, the service's") or "needs root" in said

@@ -52,6 +52,7 @@ class Step:
     now: float
     effects: list[Effect]
     undoable: bool = False
+    dealt: bool = False  # the action completed a cut in play, and the game was dealt after it
 
 
 @dataclass
@@ -71,8 +72,12 @@ class RandomGame:
         options = {opt.key: opt.choices[self.number % len(opt.choices)]
                    for opt in self.game.options}
         self.key = _bytes(f"{self.game.key} {self.number}")
-        self.cut = cut_text((seat, 1_000_000 * seat + self.number) for seat in seats)
-        self.state = self.game.new_state(seats, options, deal_seed(self.key, self.cut))
+        if self.game.first_press_cuts:  # the players cut with their first presses, in play
+            self.cut, seed = "", None
+        else:
+            self.cut = cut_text((seat, 1_000_000 * seat + self.number) for seat in seats)
+            seed = deal_seed(self.key, self.cut)
+        self.state = self.game.new_state(seats, options, seed)
         self.player = SeededRandom(_bytes(f"player {self.game.key} {self.number}"))
 
     def steps(self) -> Iterator[Step]:
@@ -96,13 +101,16 @@ class RandomGame:
         undoable = state.is_undoable(seat, action.id)
         effects = state.apply(seat, action.id, now)
         self.entries.append(JournaledAction(seat, action.id, now, undoable, action.label))
-        return Step(seat, action.id, now, effects, undoable)
+        cut = self.record().deal_if_cut(state, self.entries)  # as the table deals it
+        self.cut = cut or self.cut
+        return Step(seat, action.id, now, effects, undoable, dealt=bool(cut))
 
     def record(self) -> GameRecord:
         options = {opt.key: opt.choices[self.number % len(opt.choices)]
                    for opt in self.game.options}
-        return GameRecord(self.game.key, self.state.seats, options, self.state.seed,
-                          list(self.entries), key=self.key, cut=self.cut)
+        return GameRecord(self.game.key, self.state.seats, options, self.state.seed or b"",
+                          list(self.entries), key=self.key, cut=self.cut,
+                          cut_in_play=self.game.first_press_cuts)
 
 
 def _bytes(text: str) -> bytes:
@@ -158,7 +166,8 @@ def test_conformance_no_screen_effect_or_refusal_tells_a_secret(key: str) -> Non
             assert_no_leak(effect_words(step.effects), public, f"an effect after {step.action}")
             assert_state_keeps_secrets(state, step.now)
             _assert_refusals_keep_secrets(play, known_ids, step.now)
-            assert_no_leak(_all_words(state, step.now), [state.seed.hex()[:16]], "a screen")
+            seed = (state.seed or b"").hex()[:16]  # no seed while the players cut in play
+            assert_no_leak(_all_words(state, step.now), [seed], "a screen")
 
 
 def _assert_refusals_keep_secrets(play: RandomGame, known_ids: set[str], now: float) -> None:
@@ -235,13 +244,17 @@ def test_conformance_replay_gives_the_same_game(key: str) -> None:
 
 @pytest.mark.parametrize("key", KEYS)
 def test_conformance_undoable_actions_draw_nothing(key: str) -> None:
-    """An action the table may take back never moves the generator (undo cannot re-deal)."""
+    """An action the table may take back never moves the generator (undo cannot re-deal);
+    the press that completed a cut in play, after which the game was dealt, is never taken
+    back."""
     for number in range(SECRECY_SEEDS):
         play = RandomGame(_game(key), 400 + number)
         before = generator_positions(play.state)
         for step in play.steps():
             after = generator_positions(play.state)
-            if step.undoable:
+            if step.dealt:
+                assert play.record().last_undoable() is None, f"{key}: the deal's press undone"
+            elif step.undoable:
                 assert after == before, f"{key}: undoable {step.action!r} drew from the seed"
             before = after
 

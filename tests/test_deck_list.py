@@ -20,12 +20,16 @@ KEY = bytes(range(32))
 
 
 def start_they_live(journal=None) -> App:
+    """They Live started with the table's deck list, and every player's character picked."""
     game = registry.get("they-live")
     table = HeadlessTable((1, 2, 3), lambda event: None, clock=FakeClock())
     app = App(table.hardware, clock=FakeClock(), journal=journal, key_source=lambda n: KEY,
               deck_lists={game.key: game.parse_deck_list(DECK)})
     app.start()
     deal(app, StartGame(game, (1, 2, 3), {}))
+    assert app.state.deck is None  # shuffled once the picks have cut
+    for seat in (1, 2, 3):
+        app.choose(seat, app.actions(seat)[0], app.clock())
     return app
 
 

@@ -1,10 +1,15 @@
 """The fair deal at the table: the commitment before the cut, every player's cut, the seed from
-both, the key at the end, and ``companion audit`` passing on the journal the app wrote."""
+both, the key at the end, and ``companion audit`` passing on the journal the app wrote.
+
+Two ways to cut, one deal: "Cut the deck" after Start (Mind Invaders here, as every game
+but They Live), and They Live's character pick, each player's first press, as the cut."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+
+import pytest
 
 from companion.audit import run_audit
 from companion.composer import secret_face_for
@@ -12,14 +17,14 @@ from companion.journal_sqlite import SqliteJournal
 from companion.lobby import StartGame
 from companion.statedir import journal_path
 from engine import registry
-from engine.rng import SeededRandom, commitment, deal_seed
+from engine.rng import NotDealt, SeededRandom, commitment, deal_seed, micros
 from hardware.base import ButtonName, Code
 from tests.secrecy import Table, assert_table_keeps_secrets, random_table_step
 
 KEY = hashlib.sha256(b"fairness test key").digest()
 
 
-def _open_cut(table: Table, players: int, game: str = "they-live") -> StartGame:
+def _open_cut(table: Table, players: int, game: str = "mind-invaders") -> StartGame:
     request = StartGame(registry.get(game), tuple(range(1, players + 1)), {})
     table.app.start_game(request, table.clock())
     table.app.redraw()
@@ -126,3 +131,142 @@ def test_fairness_app_journal_passes_the_audit_with_the_noted_commitment(tmp_pat
     assert run_audit(str(tmp_path), None, noted, out=lines.append) == 0, lines
     assert f"  key:  {KEY.hex()}" in lines
 
+
+
+# --- They Live: each player's character pick is that player's cut --------------------------
+
+
+def _start_they_live(table: Table, players: int) -> None:
+    _open_cut(table, players, "they-live")
+
+
+def _pick(table: Table, seat: int) -> None:
+    """The seat takes the first character offered."""
+    table.choose(seat, next(a.id for a in table.app.actions(seat) if a.id.startswith("pick:")))
+
+
+def test_fairness_they_live_commitment_from_start_and_nothing_dealt_before_the_picks() -> None:
+    """Start shows the commitment (status line, public screen and QR, every seat's PEEK) and
+    asks no "Cut the deck": the seats pick characters, and nothing is dealt; a draw from the
+    game's generator before the deal fails loudly."""
+    with Table(seats=4, key=KEY) as table:
+        _start_they_live(table, 3)
+        shown = commitment(KEY)
+        state, record = table.app.state, table.app.record
+        assert not state.dealt and state.identities == {} and record.seed == b""
+        for seat in (1, 2, 3):
+            labels = [a.label for a in table.app.actions(seat)]
+            assert "Cut the deck" not in labels and labels[0] == "Nada"
+            assert "Hold PEEK: commitment" in table.app.screens.faces[seat].text()
+        assert any(f"commitment {shown}" in line for line in table.status)
+        assert table.public.pages[-1].code == Code("Commitment", shown)
+        assert {f"Commitment {shown}", "Cut: -"} <= set(table.public.pages[-1].lines)
+        peek = secret_face_for(table.app.view(2))
+        assert peek.title == "Commitment"
+        assert peek.lines == (shown[:16], shown[16:], "Your cut: not yet")
+        table.press(2, ButtonName.PEEK, True)
+        table.wait(0.5)
+        assert shown[:16] in table.app.screens.faces[2].text()
+        table.press(2, ButtonName.PEEK, False)
+        with pytest.raises(NotDealt):
+            state.rng.shuffle([1, 2, 3])
+        assert_table_keeps_secrets(table, frozenset({KEY.hex()[:16]}))
+
+
+def test_fairness_they_live_each_first_pick_is_the_cut_and_the_last_deals() -> None:
+    """Each seat's first pick is its cut, stamped in microseconds and shown on its screen; a
+    pick taken back before the cut is complete is no press, "Change character" is no second
+    cut; the last player's pick deals the identities from HMAC(key, cut)."""
+    with Table(seats=3, key=KEY) as table:
+        _start_they_live(table, 3)
+        table.wait(1.25)
+        first = table.clock()
+        _pick(table, 3)
+        assert f"Your cut 3@{micros(first)}" in table.app.screens.faces[3].text()
+        assert f"Cut: 3@{micros(first)}" in table.public.pages[-1].lines
+        table.wait(0.5)
+        table.choose(3, "unpick")  # Change character: not a second cut
+        table.wait(0.5)
+        _pick(table, 3)
+        table.wait(0.333333)
+        _pick(table, 1)
+        table.choose(2, "sys:undo")  # "Undo S1 Holly": seat 1 has not cut after all
+        assert table.app.record.first_presses() == {3: micros(first)}
+        table.wait(1)
+        second = table.clock()
+        _pick(table, 1)
+        assert not table.app.state.dealt
+        table.wait(2)
+        _pick(table, 2)
+        cut = f"3@{micros(first)} 1@{micros(second)} 2@{micros(table.clock())}"
+        record, state = table.app.record, table.app.state
+        assert record.cut == cut and record.seed == deal_seed(KEY, cut) == state.seed
+        assert sorted(state.identities) == [1, 2, 3]
+        assert f"They Live: dealt after the cut {cut}" in table.status
+        assert_table_keeps_secrets(table, table.deal_secrets())
+
+
+def test_fairness_they_live_a_press_from_before_start_never_counts() -> None:
+    """A press stamped before Start showed the commitment (in flight as Start was pressed)
+    picks nothing and is no cut."""
+    with Table(seats=3, key=KEY) as table:
+        table.wait(1)
+        _start_they_live(table, 3)
+        early = table.clock() - 0.01
+        table.app.choose(2, next(a for a in table.app.actions(2)), early)
+        table.app.redraw()
+        assert table.app.record.entries == [] and table.app.record.first_presses() == {}
+        assert "Pick a character" in table.app.screens.faces[2].text()
+
+
+def test_fairness_they_live_the_cut_and_the_deal_are_never_undone() -> None:
+    """Undo stops at the pick that completed the cut: a value entered and a pick made after
+    it are taken back, the pick that dealt is not, and the identities stay those of the one
+    deal. A seat that changes character changes nothing of the cut."""
+    with Table(seats=4, key=KEY) as table:
+        _start_they_live(table, 4)
+        for seat in (1, 2, 3):
+            table.wait(0.5)
+            _pick(table, seat)
+        table.choose(1, "unpick")  # seat 1 looks again: its cut stays
+        table.wait(0.5)
+        _pick(table, 4)  # the last first pick: the cut is complete and the game dealt
+        record, dealt = table.app.record, dict(table.app.state.identities)
+        assert table.app.state.dealt and table.app.state.phase == "character"
+        assert not any(a.label.startswith("Undo") for a in table.app.actions(1))
+        _pick(table, 1)  # seat 1's new character: all have picked, values are asked
+        assert table.app.state.phase == "values"
+        table.choose(1, "ok")
+        undo = [a.label for a in table.app.actions(2) if a.label.startswith("Undo")]
+        assert undo == ["Undo S1 Card says 15"]
+        table.choose(2, "sys:undo")
+        undo = [a.label for a in table.app.actions(2) if a.label.startswith("Undo")]
+        assert undo == ["Undo S1 Gilbert"]  # a pick after the cut is complete: no cut of it
+        table.choose(2, "sys:undo")
+        assert table.app.state.identities == dealt and table.app.record.cut == record.cut
+        assert table.app.state.phase == "character"
+        assert not any(a.label.startswith("Undo") for a in table.app.actions(2))
+
+
+def test_fairness_they_live_app_journal_passes_the_audit(tmp_path) -> None:
+    """They Live played at the table to its end: the audit of the journal the app wrote finds
+    the cut in the players' first picks, and the deal in the key and that cut."""
+    journal = SqliteJournal(journal_path(tmp_path))
+    with Table(seats=3, journal=journal, key=KEY) as table:
+        _start_they_live(table, 3)
+        noted = table.public.pages[-1].code.text
+        moves = SeededRandom(b"fairness test they live player 01")
+        for _ in range(3000):
+            if table.app.state.is_terminal():
+                break
+            random_table_step(table, moves, system=False)
+        assert table.app.state.is_terminal()
+        cut = table.app.record.cut
+        assert cut and cut == table.app.record.played_cut()
+        table.wait(2.5)
+        table.choose(1, "sys:lobby")
+        table.choose(1, "sys:yes")
+    lines: list[str] = []
+    assert run_audit(str(tmp_path), None, noted, out=lines.append) == 0, lines
+    assert f"  cut:  {cut}" in lines
+    assert f"  ok    every player cut once, with their first press: {cut}" in lines

@@ -15,7 +15,9 @@ import engine.games.staying_alive  # noqa: F401 - registers the game the tests p
 from companion.journal import NullJournal
 from companion.journal_file import SCHEMA_VERSION, check_wal
 from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.record import GameRecord, JournaledAction
 from companion.statedir import journal_path, prepare_state_dir
+from engine import registry
 from engine.rng import deal_seed
 from tests.test_journal import SEED, new_game, play
 
@@ -123,6 +125,76 @@ def test_a_flipped_bit_in_the_key_or_the_cut_is_never_a_silent_re_deal(path):
         edit(path, f"UPDATE games SET {column} = ? WHERE finished IS NULL", damaged)
         found, notices = resumed(path)
         assert found is None and notices == ["Game lost: bad seed"]
+
+
+def they_live_in_play(path: Path, picks: int) -> tuple:
+    """They Live journaled as the table writes it: begun undealt, each seat's first pick its
+    cut, the pick that completes the cut journaled with the cut and seed; then more moves."""
+    game = registry.get("they-live")
+    seats = (1, 2, 3)
+    record = GameRecord(game.key, seats, {"check": "narrated", "die": "physical"}, b"",
+                        key=KEY, cut_in_play=True)
+    state = record.start()
+    journal = SqliteJournal(path)
+    journal.begin(record)
+    for move in range(picks):
+        seat = seats[move % 3]
+        action = state.legal_actions(seat)[0]
+        state.apply(seat, action.id, 100.0 + move)
+        record.entries.append(JournaledAction(seat, action.id, 100.0 + move, action.undoable,
+                                              action.label))
+        cut = record.deal_if_cut(state, record.entries)
+        if cut:
+            record.cut, record.seed = cut, state.seed
+        journal.append(record, record.entries[-1])
+    return record, state
+
+
+def test_they_live_lost_picks_after_the_deal_are_never_a_re_deal(path):
+    """The entries up to the pick that completed the cut are lost: resumed, the next pick
+    would cut and deal again, so the game is given up and the table told."""
+    record, state = they_live_in_play(path, 5)
+    assert state.dealt and record.cut
+    edit(path, "DELETE FROM entries WHERE idx >= 2")
+    found, notices = resumed(path)
+    assert found is None and "Game lost: bad seed" in notices
+
+
+def test_they_live_a_changed_cut_or_pick_moment_is_never_a_silent_re_deal(path):
+    """A cut (with its seed re-derived) that is not the journaled first picks is refused."""
+    record, _ = they_live_in_play(path, 4)
+    other = record.cut.replace("3@", "2@").replace("2@", "3@", 1)
+    edit(path, "UPDATE games SET cut = ?, seed = ?", other, deal_seed(KEY, other))
+    found, notices = resumed(path)
+    assert found is None and notices == ["Game lost: bad seed"]
+
+
+def test_an_older_they_live_game_cut_before_the_picks_resumes_with_its_deal(path):
+    """A They Live game from schema 4, dealt after "Cut the deck" (before the picks), keeps
+    being dealt from its stored seed after the upgrade, not from its picks."""
+    game = registry.get("they-live")
+    seed = deal_seed(KEY, CUT)
+    record = GameRecord(game.key, (1, 2, 3), {"check": "narrated", "die": "physical"}, seed,
+                        key=KEY, cut=CUT)
+    state = record.start()
+    journal = SqliteJournal(path)
+    journal.begin(record)
+    for seat in (1, 2, 3):
+        action = state.legal_actions(seat)[0]
+        state.apply(seat, action.id, 10.0 + seat)
+        record.entries.append(JournaledAction(seat, action.id, 10.0 + seat, True, action.label))
+        journal.append(record, record.entries[-1])
+    journal.close()
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE games DROP COLUMN cut_in_play")
+        db.execute("PRAGMA user_version = 4")
+    db.close()
+    (again, resumed_state), notices = resumed(path)
+    assert notices == [] and not again.cut_in_play and again.cut == CUT
+    assert resumed_state.identities == state.identities and resumed_state.seed == seed
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    db.close()
 
 
 def test_a_damaged_schema_text_sets_the_file_aside_and_the_table_starts(path):

@@ -47,12 +47,19 @@ def play(key: str, number: int, steps: int = STEPS) -> Lockstep:
 
 @pytest.mark.parametrize("key", [game.key for game in registry.all_games()])
 def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
-    """Two deals with the same public facts: the same traffic, cues and face outlines."""
+    """Two deals with the same public facts: the same traffic, cues and face outlines. In
+    They Live that includes the character pick, before anything is dealt, whose presses are
+    the cut that deals the identities."""
     told_apart = 0
     for number in range(SEEDS):
         run = play(key, number)
         assert run.compared > STEPS, f"{key}: too few moments compared ({run.compared})"
         told_apart += run.told_apart
+        record = run.a.app.record
+        assert record.cut_in_play == registry.get(key).first_press_cuts
+        if record.cut_in_play:  # the lockstep went through the cut in play, and past it
+            assert run.undealt and record.cut and record.cut == record.played_cut()
+            assert run.a.app.state.dealt and run.b.app.record.cut == record.cut
     secret = REDEALS[key] is not REDEALS["staying-alive"]
     assert told_apart or not secret, f"{key}: no PEEK face ever differed between the deals"
 

@@ -5,6 +5,7 @@ import os
 import queue
 import random
 import signal
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from companion.lobby import Lobby
 from companion.play import _reloaded, _signals_into
 from companion.statedir import journal_path, prepare_state_dir
 from engine import registry
+from engine.rng import deal_seed
 from hardware.base import ButtonName, QuitRequested
 from hardware.headless import HeadlessTable
 
@@ -27,12 +29,12 @@ DISPLAYOFF, DISPLAYON = 0xAE, 0xAF
 class Table:
     """A headless three-seat table with a durable journal; a new one is a restarted process."""
 
-    def __init__(self, path: Path, start: float) -> None:
+    def __init__(self, path: Path, start: float, game: str = "staying-alive") -> None:
         self.events: queue.Queue = queue.Queue()
         self.clock = FakeClock(start)
         self.headless = HeadlessTable(range(1, 4), self.events.put, clock=self.clock)
         self.journal = SqliteJournal(path)
-        lobby = Lobby.prepared((1, 2, 3), (1, 2, 3), "staying-alive")
+        lobby = Lobby.prepared((1, 2, 3), (1, 2, 3), game)
         self.app = App(self.headless.hardware, clock=self.clock, journal=self.journal,
                        lobby=lobby, key_source=lambda n: KEY)
         self.app.start()
@@ -232,6 +234,68 @@ def test_resume_says_nothing_secret(game_key, tmp_path, caplog):
         secrets = resumed[1].secrets_hidden_from(None) | {record.seed.hex()}
         said = [r.getMessage() for r in caplog.records] + journal.notices
         assert not [s for s in secrets for line in said if s in line]
+
+
+# --- They Live: a power cut before, during and after the picks that cut the deck ------------
+
+
+def they_live(path: Path, start: float = 1000.0) -> Table:
+    """They Live started (the commitment shown); every seat then picks with a tap of ACT."""
+    table = Table(path, start, "they-live")
+    table.tap(1)
+    return table
+
+
+def stored_cut(path: Path) -> tuple[str, bytes]:
+    with sqlite3.connect(path) as db:
+        cut, seed = db.execute("SELECT cut, seed FROM games").fetchone()
+    db.close()
+    return cut, bytes(seed)
+
+
+def test_resume_they_live_before_the_picks_keeps_the_commitment(path):
+    """Power cut after Start: the same key (the commitment the table noted) comes back, and
+    the picks made after the restart are the cut."""
+    first = they_live(path)
+    assert first.app.record.key == KEY and not first.app.state.dealt
+    second = Table(path, start=3.0, game="they-live")
+    assert second.app.record.key == KEY and not second.app.state.dealt
+    assert "Restarted: paused" in second.text(1)
+    for seat in (1, 1, 2, 3):  # Resume, then each seat's pick
+        second.tap(seat)
+    record = second.app.record
+    assert second.app.state.dealt and record.cut == record.played_cut()
+    assert record.seed == deal_seed(KEY, record.cut) == second.app.state.seed
+    assert stored_cut(path) == (record.cut, record.seed)
+
+
+def test_resume_they_live_during_the_picks_keeps_the_presses_made(path):
+    """Power cut after two picks: they stay those seats' cuts, at their moments; the journal
+    holds no cut and no seed yet; the third pick after the restart deals."""
+    first = they_live(path)
+    first.tap(1)
+    first.tap(2)
+    made = first.app.record.first_presses()
+    assert list(made) == [1, 2] and stored_cut(path) == ("", b"")
+    second = Table(path, start=3.0, game="they-live")
+    assert second.app.record.first_presses() == made and not second.app.state.dealt
+    second.tap(3)  # Resume
+    second.tap(3)
+    record = second.app.record
+    assert record.cut.startswith(f"1@{made[1]} 2@{made[2]} 3@") and second.app.state.dealt
+    assert record.cut == record.played_cut() and stored_cut(path) == (record.cut, record.seed)
+
+
+def test_resume_they_live_after_the_picks_keeps_the_deal(path):
+    """Power cut after every pick: the same cut, the same seed, the same identities."""
+    first = they_live(path)
+    for seat in (1, 2, 3):
+        first.tap(seat)
+    record, identities = first.app.record, dict(first.app.state.identities)
+    assert first.app.state.dealt and stored_cut(path) == (record.cut, record.seed)
+    second = Table(path, start=3.0, game="they-live")
+    assert second.app.state.identities == identities
+    assert (second.app.record.cut, second.app.record.seed) == (record.cut, record.seed)
 
 
 def test_resume_signals_become_events():

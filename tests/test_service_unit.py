@@ -159,3 +159,14 @@ def test_service_unit_passes_systemd_analyze_verify(tmp_path):
     done = analyze("verify", str(runnable_copy(tmp_path)))
     assert done.returncode == 0, done.stderr
     assert "companion.service" not in done.stderr, done.stderr
+
+
+def test_the_table_runs_before_other_work_but_never_realtime() -> None:
+    """A press waits for the loop to wake and for the journal's commit: on a Pi that also runs
+    an update or a desktop, both go first; realtime stays refused (a runaway would freeze
+    the Pi) and the service cannot change a priority itself."""
+    service = settings()["Service"]
+    assert int(service["Nice"]) < 0
+    assert (service["IOSchedulingClass"], service["IOSchedulingPriority"]) == ("best-effort", "0")
+    assert service["RestrictRealtime"] == "yes"
+    assert "~@privileged @resources" in every("SystemCallFilter")

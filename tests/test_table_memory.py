@@ -40,9 +40,7 @@ def _choose(app: App, seat: int, label: str) -> None:
 def _start_they_live(app: App, names=("Nada", "Holly", "Dixon")) -> None:
     _choose(app, 1, "Choose game")
     _choose(app, 1, "They Live")
-    _choose(app, 1, "Start")
-    for seat in (1, 2, 3):
-        _choose(app, seat, "Cut the deck")
+    _choose(app, 1, "Start")  # each player's pick is that player's cut
     for seat, name in zip((1, 2, 3), names, strict=True):
         _choose(app, seat, name)
 
@@ -102,8 +100,6 @@ def test_table_memory_options_per_game_and_the_last_game_offered_first(tmp_path)
     _choose(app, 1, "They Live")
     _choose(app, 1, "Check")
     _choose(app, 1, "Start")
-    for seat in (1, 2, 3):
-        _choose(app, seat, "Cut the deck")
     _choose(app, 1, "End game")
     _choose(app, 1, "Yes")
     _choose(app, 1, "Choose game")

@@ -15,6 +15,12 @@ one is in play, heals 2. Humans win when every Invader in play is dead;
 Invaders win when every Human is dead or when they hold as many city areas as there are
 players (of the 9 in the box, which the table can never hold more than between them).
 
+As at the physical table, the characters are chosen in the open first and the identities
+dealt after. So They Live has no "Cut the deck" press: each player's first character pick
+is that player's cut of the fair deal (docs/fairness.md), and the identities (and a table's
+War Table deck) are dealt once every player has picked, from the companion's key and those
+picks. "Change character" before then, or after, never changes a player's cut.
+
 A self-reveal is the rulebook's "during your turn by telling the group that you are the
 Invader": only then is it public. Up to that point it is the same for every seat, Human or
 Invader: every seat not yet revealed is offered "Self-reveal..." on its turn, the menu asks
@@ -55,6 +61,7 @@ class TheyLive(PhasedGame):
     )
     phases = PHASES
     state_class = TheyLiveState
+    first_press_cuts = True  # the character pick: public, and every seat makes one
 
     def parse_deck_list(self, text: str) -> tuple[str, ...]:
         return parse_deck_list(text)
@@ -63,7 +70,7 @@ class TheyLive(PhasedGame):
         self,
         seats: Sequence[int],
         options: Mapping[str, str],
-        seed: bytes,
+        seed: bytes | None,
         deck_list: Sequence[str] | None,
     ) -> TheyLiveState:
         """The hook for a table-supplied War Table deck list (see parse_deck_list)."""

@@ -43,28 +43,32 @@ class Player:
 
 
 class TheyLiveState(PhasedState):
-    """One game of They Live; ``deck_list`` (one entry per card) turns on the virtual deck."""
+    """One game of They Live; ``deck_list`` (one entry per card) turns on the virtual deck.
+
+    The characters are public and picked before anything secret exists, as at the physical
+    table, where the identities are dealt once the characters are chosen: so each seat's
+    first pick is its cut (``Game.first_press_cuts``) and the identities and the War Table
+    deck are dealt (:meth:`_deal`) once every seat has picked. A state made with a seed is
+    dealt at once (a test's, or a replay's, fixed deal).
+    """
 
     def __init__(
         self,
         seats: Sequence[int],
         options: Mapping[str, str],
-        seed: bytes,
+        seed: bytes | None,
         phases: Mapping[str, Phase],
         *,
         deck_list: Sequence[str] | None = None,
     ) -> None:
-        super().__init__(seats, seed, phases)
+        super().__init__(seats, None, phases)
         self.options = dict(options)
         self.known = known_values(options)  # card values the table entered before
-        self.rng = SeededRandom(seed)
-        deal = deal_identities(self.seats, self.rng)
-        self.identities: dict[int, str] = deal.hands
-        self.spare: str | None = deal.spares[0] if deal.spares else None
+        self.rng = SeededRandom(None)  # no draw before the deal
+        self.identities: dict[int, str] = {}
+        self.spare: str | None = None
+        self.deck_list = tuple(deck_list or ())
         self.deck: list[str] | None = None
-        if deck_list:
-            self.deck = list(deck_list)
-            self.rng.shuffle(self.deck)
         self.players = {seat: Player(seat) for seat in self.seats}
         # setup: each seat's queue of values to enter from its cards, then the Invader check
         self.value_entries: dict[int, list[NumberEntry]] = {seat: [] for seat in self.seats}
@@ -93,6 +97,18 @@ class TheyLiveState(PhasedState):
         self.accused: int | None = None
         self.caller: int | None = None
         self.spare_revealed = False
+        if seed is not None:
+            self.deal(seed)
+
+    def _deal(self) -> None:
+        """Every seat has picked: the identities (and the spare), then the War Table deck."""
+        self.rng = SeededRandom(self.seed)
+        deal = deal_identities(self.seats, self.rng)
+        self.identities = deal.hands
+        self.spare = deal.spares[0] if deal.spares else None
+        if self.deck_list:
+            self.deck = list(self.deck_list)
+            self.rng.shuffle(self.deck)
 
     # --- a dead player is out of every phase ----------------------------------------------
 
@@ -155,7 +171,7 @@ class TheyLiveState(PhasedState):
     # --- secrecy --------------------------------------------------------------------------------
 
     def secrets_hidden_from(self, seat: int | None) -> frozenset[str]:
-        if self.is_terminal():
+        if self.is_terminal() or not self.dealt:
             return frozenset()
         known = set() if seat is None else {seat, *self.known_to(seat)}
         hidden = {

@@ -61,7 +61,7 @@ Peek = Callable[["TheyLiveState", int], SecretFace]
 
 
 def peek_not_dealt(state: TheyLiveState, seat: int) -> SecretFace:
-    lines = ("Dealt after setup:", "pick a character,", "enter its values")
+    lines = ("Dealt when all have", "picked; shown after", "the values are in")
     return SecretFace(PEEK_TITLE, (*lines, *_help(state, seat)))
 
 
