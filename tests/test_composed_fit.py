@@ -201,8 +201,9 @@ def situations(app: App) -> set[str]:
         found.add("cut")
     elif state is None:
         found.add("options" if app.lobby.game is not None else "lobby")
-    else:
+    else:  # a game may cut with its players' first presses (They Live's picks)
         found.add("over" if state.is_terminal() else "paused" if state.paused else "playing")
+        found |= set() if state.dealt else {"cut"}
         found |= {"restarted"} if session.restarted else set()
     ui = app.ui.values()
     found |= {"notice"} if any(seat.notice for seat in ui) else set()
