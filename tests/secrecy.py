@@ -272,7 +272,7 @@ class Table:
         self.clock.now = raw
 
     def choose(self, seat: int, action_id: str) -> None:
-        self.app.choose(seat, action_id, self.clock())
+        self.app.choose(seat, action_id, self.app.clock())
         self.app.redraw()
 
     def press(self, seat: int, button: ButtonName, pressed: bool) -> None:
