@@ -36,6 +36,7 @@ from tests.secrecy import Table
 KEYS = [game.key for game in registry.all_games()]
 SEEDS = 3
 STEPS = 250
+MAX_STEPS = 2000
 # What random play must reach in every game, so the check cannot pass by not looking.
 REACHED = {"lobby", "options", "cut", "playing", "paused", "restarted", "notice", "question",
            "peeking", "offline", "over"}
@@ -96,9 +97,12 @@ class RandomTable:
         return self.table.app
 
     def play(self, steps: int) -> set[str]:
+        """``steps`` steps; a table playing to the end goes on until its game is over."""
         with self.table:
             self.open_game()
-            for _ in range(steps):
+            for done in range(MAX_STEPS):
+                if done >= steps and not (self.to_the_end and "over" not in self.reached):
+                    break
                 self.step()
             return self.reached
 
