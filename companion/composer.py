@@ -1,12 +1,13 @@
 """Each seat's whole screen, decided in one place: the :class:`Face` that render.py draws.
 
 A seat's face starts from what the lobby or the game shows it (its view), and the table adds
-to it here and nowhere else: PAUSED in the title, the restart notice, the commitment (public
-face; and on the PEEK face while the players cut with their first presses, with each seat's
-own cut) and the companion's key (PEEK face) once the game is over, the hourglass as big
-digits or a bar, the bottom bar, a notice over the body, and the alert for seats whose
-screen is down. While a seat holds PEEK it sees its secret face instead: a sealed face (see
-companion/render.py), in pages of three lines that turn every few seconds while PEEK is held.
+to it here and nowhere else: PAUSED (in the title, or leading the body when the title is
+long), the restart notice, the commitment (public face; and on the PEEK face while the
+players cut with their first presses, with each seat's own cut) and the companion's key (PEEK
+face) once the game is over, the hourglass as big digits or a bar, the bottom bar, a notice
+over the body, and the alert for seats whose screen is down. While a seat holds PEEK it sees
+its secret face instead: a sealed face (see companion/render.py), in pages of three lines
+that turn every few seconds while PEEK is held.
 
 The public face (``seat`` None) is built the same way; from its hourglass the composer also
 says when the shown seconds next change, so the loop never reads a view to find a deadline.
@@ -29,6 +30,7 @@ from .render import SEALED_ROWS, Face
 from .seat_ui import SeatUI, notice_lines
 from .session import Session
 
+PAUSED = "PAUSED"
 RESTARTED = "Restarted: paused"
 
 
@@ -48,16 +50,13 @@ class Composer:
             return session.lobby.view(seat, now)
         view = state.view(seat if seat in state.seats else None, now)
         if state.paused:
-            view = dataclasses.replace(view, title=f"PAUSED {view.title}", highlight=True)
-        if session.restarted and state.paused:  # every seat says so until someone resumes
-            lines = (RESTARTED, *view.lines[: 0 if view.big else 2])
-            view = dataclasses.replace(view, lines=lines)
+            view = paused_view(view, session.restarted)
         if state.is_terminal() and seat is not None:
             view = dataclasses.replace(whole_outcome(view), secret=key_face(record.key))
-        if seat is None or seat not in state.seats:
+        if seat is None:  # a seat's screen is too narrow: its PEEK shows the key at the end
             lines = (*view.lines, *fairness_lines(record, state.is_terminal(), state.dealt))
             view = dataclasses.replace(view, lines=lines)
-        elif not state.dealt:
+        elif seat in state.seats and not state.dealt:
             view = cutting_in_play(view, seat, record)
         return view
 
@@ -80,7 +79,9 @@ class Composer:
         down = [n for n in self.links.down() if n != seat]
         if not down:
             return face
-        alert = "! Seat " + ",".join(str(n) for n in down) + " offline"
+        seats = ",".join(str(n) for n in down)
+        alert = fit(f"! Seat {seats} offline", f"! Offline: {seats}",
+                    f"! {len(down)} seats offline")
         return dataclasses.replace(face, lines=(alert, *face.lines))
 
     def public_code(self) -> Code | None:
@@ -94,6 +95,19 @@ class Composer:
         if session.state.is_terminal():
             return Code("Key", record.key.hex())
         return Code("Commitment", commitment(record.key))
+
+
+def paused_view(view: SeatView, restarted: bool) -> SeatView:
+    """A paused game says so on every seat, its title lit, and still says where it stands:
+    PAUSED leads the title when both fit ("PAUSED Your turn"); when not, the title stays
+    whole and PAUSED leads the body. After a restart the body says so until someone
+    resumes ("Restarted: paused")."""
+    title = fit(f"{PAUSED} {view.title}", view.title)
+    note = RESTARTED if restarted else None if title != view.title else PAUSED
+    view = dataclasses.replace(view, title=title, highlight=True)
+    if note is None:
+        return view
+    return dataclasses.replace(view, lines=(note, *view.lines[: 0 if view.big else 2]))
 
 
 def with_headline(face: Face) -> Face:

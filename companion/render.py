@@ -98,6 +98,20 @@ class Face:
             return parts
         return [part for part in parts if part.bottom < notice_top(len(self.notice)) - 1]
 
+    def rows(self) -> list[tuple[str, int]]:
+        """Every row of small text the face draws, with the characters it has room for:
+        a longer row would be cut where it is drawn (``fit``'s ``~``)."""
+        if self.sealed:
+            body = self.lines[:SEALED_ROWS]
+        else:
+            body = (*(p.text for p in self.parts() if p.kind == "line"),
+                    *self.notice[:NOTICE_LINES])
+        return [(self.title, LINE), *((row, LINE) for row in body), (self.bar, self.bar_room())]
+
+    def bar_room(self) -> int:
+        """The characters the bar's action has: the line, less the page count and a space."""
+        return LINE - (len(self.bar_right) + 1 if self.bar_right else 0)
+
     def text(self) -> str:
         """All the words drawn on the screen, one item per line (a notice is one item, its
         lines joined again): what table scripts match."""
@@ -179,7 +193,7 @@ def _draw_sealed(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -
     for top, row in zip(SEALED_TOPS, rows, strict=True):
         _sealed_row(draw, row, top, width)
     draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=0)
-    _sealed_row(draw, fit(face.bar, width=LINE - len(right)), BAR_TOP,
+    _sealed_row(draw, fit(face.bar, width=face.bar_room()), BAR_TOP,
                 width - 6 * len(right))
     if right:
         _text(draw, (width - 1 - 6 * len(right), BAR_TOP), right, fill=0)
@@ -275,8 +289,7 @@ def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
         draw.rectangle((0, BAR_TOP - 1, width - 1, HEIGHT - 1), fill=1)
     else:
         draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
-    right_chars = len(face.bar_right) + 1 if face.bar_right else 0
-    _text(draw, (1, BAR_TOP), fit(face.bar, width=LINE - right_chars), fill=ink)
+    _text(draw, (1, BAR_TOP), fit(face.bar, width=face.bar_room()), fill=ink)
     if face.bar_right:
         x = width - 1 - 6 * len(face.bar_right)
         _text(draw, (x, BAR_TOP), face.bar_right, fill=ink)

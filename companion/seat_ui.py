@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.api import Action
-from engine.text import LINE, screen_lines
+from engine.text import LINE, fit, screen_lines
 
 from .render import NOTICE_LINES
 
@@ -218,19 +218,20 @@ class SeatUI:
         return changed
 
     def bar(self, actions: list[Action]) -> tuple[str, str]:
-        """The bottom bar: the highlighted action, and "2/5" when there is room for it."""
+        """The bottom bar: the highlighted action, and "2/5" when there is room for it; a
+        label that needs the whole line is shown without its "> "."""
         if self.stuck:
             return f"{self.stuck} stuck: let go", ""
         action, index = self.current(actions)
         if action is None:
             return "", ""
         if self.armed == action.id:
-            return f"ACT again: {action.label}", ""
+            return fit(f"ACT again: {action.label}", "ACT again to confirm"), ""
         text = f"> {action.label}"
         more = f"{index + 1}/{len(actions)}" if len(actions) > 1 else ""
         if len(text) + 1 + len(more) > LINE:
-            more = ""  # the action's words matter more than the count
-        return text, more
+            more = ""  # the action's words matter more than the count, and than the "> "
+        return fit(text, action.label), more
 
 
 def notice_lines(text: str) -> tuple[str, ...]:

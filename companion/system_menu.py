@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.api import Action, State
+from engine.text import fit
 
 from .cue_menu import CueMenu
 from .memory import TableMemory
@@ -60,7 +61,8 @@ class SystemMenu:
         last = record.last_undoable() if record else None
         if last is not None:
             who = f"S{last.seat} " if last.seat is not None else ""
-            out.append(Action("sys:undo", f"Undo {who}{last.label}"))
+            label = fit(f"Undo {who}{last.label}", f"Undo {last.label}", f"Undo {who}last action")
+            out.append(Action("sys:undo", label))
         out += [Action("sys:end", "End game"), *self._cues(seat)]
         return out
 

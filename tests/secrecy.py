@@ -11,8 +11,9 @@ secret that reaches the glass by any path the face text does not describe.
 from __future__ import annotations
 
 import hashlib
+import math
 import queue
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -248,17 +249,30 @@ class Table:
             self.app.handle(self.events.get_nowait())
         self.app.advance()
 
-    def wait(self, seconds: float) -> None:
-        """Let ``seconds`` pass, waking at every deadline as the app loop would."""
-        target = self.clock.now + seconds
+    def wait(self, seconds: float, each: Callable[[], object] = lambda: None) -> None:
+        """Let ``seconds`` pass, waking at every deadline as the app loop would, and call
+        ``each`` after every wake-up's redraw (a test that reads every screen).
+
+        Deadlines are on the game clock, which a resumed game offsets from the fake one."""
+        target = self.app.clock() + seconds
         while (deadline := self.app.next_deadline()) is not None and deadline <= target:
-            self.clock.now = max(self.clock.now, deadline)
+            self._reach(deadline)
             self.app.advance()
-        self.clock.now = target
+            each()
+        self._reach(target)
         self.app.advance()
+        each()
+
+    def _reach(self, moment: float) -> None:
+        """Move the fake clock on until the game clock reads at least ``moment`` (exactly,
+        though the offset's rounding could leave it a hair short)."""
+        raw = max(self.clock.now, moment - self.app.clock.offset)
+        while raw + self.app.clock.offset < moment:
+            raw = math.nextafter(raw, math.inf)
+        self.clock.now = raw
 
     def choose(self, seat: int, action_id: str) -> None:
-        self.app.choose(seat, action_id, self.clock())
+        self.app.choose(seat, action_id, self.app.clock())
         self.app.redraw()
 
     def press(self, seat: int, button: ButtonName, pressed: bool) -> None:

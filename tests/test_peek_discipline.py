@@ -12,6 +12,7 @@ import pytest
 
 from companion.app import App
 from companion.clock import FakeClock
+from companion.composer import secret_face_for
 from companion.journal_sqlite import SqliteJournal
 from companion.render import render
 from companion.seat_ui import MAX_PEEK
@@ -19,7 +20,7 @@ from hardware.base import ButtonName
 from hardware.headless import HeadlessTable
 from hardware.oled import DISPLAY_OFF, DISPLAY_ON, page_bytes
 from tests.secrecy import Table
-from tests.test_oled import Ram
+from tests.test_oled import COLUMN_OFFSET, Ram
 
 BLANK_WITHIN = 0.1
 KEYS = ["they-live", "mind-invaders", "heroes-love-to-lie", "alter-ego"]
@@ -97,31 +98,51 @@ def test_peek_held_too_long_goes_dark_at_the_maximum() -> None:
 
 
 def test_peek_startup_clears_every_seat_before_a_resumed_game(tmp_path) -> None:
-    """Restarting into a journaled game: every seat is switched off and its RAM cleared
-    before the first frame of the game state reaches it."""
+    """Restarting into a journaled game: the crash left each seat lit with its PEEK face;
+    every seat is switched off and that face overwritten before the glass lights again."""
     path = tmp_path / "journal.sqlite3"
     with Table(seats=4, journal=SqliteJournal(path)) as before:
         before.start("they-live", 4)
+        peeked = {n: page_bytes(render(secret_face_for(before.app.view(n)))) for n in range(1, 5)}
         before.app.journal.close()
     clock, events = FakeClock(), queue.Queue()
     with HeadlessTable(range(1, 5), events.put, clock=clock) as headless:
-        old = {n: Ram("ssd1306") for n in headless.buses}
-        for number, bus in headless.buses.items():  # a crash left every pixel lit
-            old[number].cells[:] = b"\xff" * len(old[number].cells)
-            old[number].lit = True
+        for bus in headless.buses.values():
             bus.clear()
         app = App(headless.hardware, clock=clock, journal=SqliteJournal(path))
         app.start()
         assert app.state is not None
         for number, bus in headless.buses.items():
-            _assert_dark_and_clear_before_drawing(old[number], bus.transfers)
+            _assert_dark_until_overwritten(CrashedRam("ssd1306", peeked[number]), bus.transfers)
         app.close()
 
 
-def _assert_dark_and_clear_before_drawing(ram: Ram, transfers) -> None:
-    """Replay the transfers one by one: the display is never lit while the RAM holds any
-    pixel of the image the crash left behind."""
+class CrashedRam(Ram):
+    """A seat's controller as a crash left it: lit, showing ``frame``. It keeps which cells
+    of the glass no transfer has written since: there, the old face is still in RAM."""
+
+    def __init__(self, driver: str, frame: bytes) -> None:
+        super().__init__(driver)
+        glass = [page * self.width + COLUMN_OFFSET[driver] + x for page in range(8)
+                 for x in range(128)]
+        for cell, value in zip(glass, frame, strict=True):
+            self.cells[cell] = value
+        self.lit = True
+        self.stale = set(glass)
+
+    def _write(self, value: int) -> None:
+        self.stale.discard(self.page * self.width + self.column)
+        super()._write(value)
+
+    def old_pixels(self) -> int:
+        """How many cells of the glass still show lit pixels of the crash's face."""
+        return sum(1 for cell in self.stale if self.cells[cell])
+
+
+def _assert_dark_until_overwritten(ram: CrashedRam, transfers) -> None:
+    """Replay the transfers one by one: the display is never lit while the glass still
+    holds any lit pixel of the PEEK face the crash left behind."""
     for index in range(len(transfers)):
         ram.feed(transfers[: index + 1])
-        assert not (ram.lit and b"\xff" * 16 in bytes(ram.cells)), f"transfer {index}"
+        assert not (ram.lit and ram.old_pixels()), f"transfer {index}: {ram.old_pixels()} lit"
     assert DISPLAY_OFF in _commands(transfers[:1])

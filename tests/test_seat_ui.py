@@ -109,10 +109,15 @@ def test_notices_wait_while_the_seat_holds_peek():
 
 
 def test_confirm_action_needs_a_second_press_in_time():
-    """A press that cannot be taken back asks for ACT again, and forgets after a while."""
+    """A press that cannot be taken back asks for ACT again (naming the action when the
+    line has room for both), and forgets after a while."""
     ui = SeatUI(1)
     assert ui.needs_second_press(LOSE, 0.0)
-    assert ui.bar([LOSE, FLIP])[0] == "ACT again: Lose everything"
+    assert ui.bar([LOSE, FLIP])[0] == "ACT again to confirm"
+    fold = Action("fold", "Fold", confirm=True)
+    assert ui.needs_second_press(fold, 0.0)
+    assert ui.bar([fold, FLIP])[0] == "ACT again: Fold"
+    assert ui.needs_second_press(LOSE, 0.0)
     ui.expire(5.0)
     assert ui.needs_second_press(LOSE, 5.0)
     assert not ui.needs_second_press(LOSE, 6.0)
@@ -124,10 +129,13 @@ def test_plain_actions_go_at_once():
 
 
 def test_the_count_gives_way_to_a_long_label():
-    """The words of the action matter more than '2/5' when both do not fit."""
+    """The words of the action matter more than '2/5', and than the '> ', when both do not
+    fit."""
     long = Action("x", "Invader check: narr")
     assert SeatUI(1).bar([long, FLIP]) == ("> Invader check: narr", "")
     assert SeatUI(1).bar([END, FLIP]) == ("> End turn", "1/2")
+    whole = Action("x", "Ending: first-nemesis")
+    assert SeatUI(1).bar([whole, FLIP]) == ("Ending: first-nemesis", "")
 
 
 def test_a_text_longer_than_a_screen_is_still_shown_whole_a_screen_at_a_time():
