@@ -5,9 +5,12 @@ it as ``podproto/wire.py`` on its flash), so it keeps to what both share: no dat
 ``typing`` or ``__future__`` imports (MicroPython has neither; annotations are never evaluated
 there), only ``struct`` and bytes methods MicroPython implements.
 
-A frame on the wire is ``00 COBS(seq kind payload crc_hi crc_lo) 00``. COBS removes every zero
-from the body so 00 only ever delimits; the leading 00 ends whatever garbage came before, so
-the frame after any noise decodes. The CRC is CRC-16/CCITT-FALSE over ``seq kind payload``.
+A frame on the wire is ``00 COBS(seq kind len_hi len_lo payload crc_hi crc_lo) 00``. COBS
+removes every zero from the body so 00 only ever delimits; the leading 00 ends whatever
+garbage came before, so the frame after any noise decodes. The CRC is CRC-16/CCITT-FALSE
+over everything before it. The length makes a frame cut short fail for certain: a CRC whose
+low byte is 00 ends the stuffed frame in one code byte, and a frame that lost just that byte
+would otherwise pass its CRC (its last payload byte and the CRC's high byte read as a CRC).
 Each direction numbers its frames 0..255 in a circle; the receiver drops a frame that repeats
 the previous number (a duplicate) and counts the numbers it never saw (lost frames).
 The message layouts are in firmware/PROTOCOL.md.
@@ -15,8 +18,8 @@ The message layouts are in firmware/PROTOCOL.md.
 
 import struct
 
-PROTOCOL_VERSION = 2  # 2: BUZZ carries the seat's volume
-MAX_BODY = 1100  # seq + kind + a whole 1024-byte screen with its headers + crc, with room
+PROTOCOL_VERSION = 3  # 2: BUZZ carries the seat's volume; 3: frames carry their length
+MAX_BODY = 1100  # seq + kind + length + a whole 1024-byte screen with its headers + crc
 _MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
 
 # Pod to Pi.
@@ -113,7 +116,8 @@ def cobs_decode(data: bytes) -> bytes | None:
 
 def encode(seq: int, kind: int, payload: bytes = b"") -> bytes:
     """One frame, delimiters included, ready to write to the port."""
-    body = bytes((seq & 0xFF, kind)) + bytes(payload)
+    payload = bytes(payload)
+    body = struct.pack(">BBH", seq & 0xFF, kind, len(payload)) + payload
     crc = crc16(body)
     return b"\x00" + cobs_encode(body + bytes((crc >> 8, crc & 0xFF))) + b"\x00"
 
@@ -160,10 +164,11 @@ class Decoder:
         if overflow or not encoded:
             return None
         body = cobs_decode(encoded)
-        if body is None or len(body) < 4 or crc16(body[:-2]) != body[-2] << 8 | body[-1]:
+        if (body is None or len(body) < 6 or crc16(body[:-2]) != body[-2] << 8 | body[-1]
+                or body[2] << 8 | body[3] != len(body) - 6):
             self.errors += 1
             return None
-        return body[0], body[1], body[2:-2]
+        return body[0], body[1], body[4:-2]
 
 
 class Sequencer:
