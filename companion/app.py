@@ -15,8 +15,10 @@ import dataclasses
 import logging
 import queue
 import secrets
+import threading
 from collections.abc import Callable, Mapping
 
+from engine import registry
 from engine.api import Action, SeatView, State
 from hardware.base import ButtonEdge, QuitRequested, SeatLink, TableHardware
 
@@ -128,7 +130,15 @@ class App:
 
     def run(self, events: queue.Queue | queue.SimpleQueue,
             on_ready: Callable[[], None] | None = None) -> None:
-        self.loop.run(self, events, on_ready)
+        """Run the loop; once the table is READY, the games not yet imported are imported on
+        their own thread, so the lobby's game list and a game's end never wait for them on
+        the loop (0.1 s here, about a second on a Pi Zero 2 W)."""
+        def ready() -> None:
+            threading.Thread(target=registry.all_games, name="games", daemon=True).start()
+            if on_ready is not None:
+                on_ready()
+
+        self.loop.run(self, events, ready)
 
     # --- one step: events in, due deadlines, one redraw ------------------------------------------
 
