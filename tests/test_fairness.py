@@ -114,12 +114,7 @@ def test_fairness_app_journal_passes_the_audit_with_the_noted_commitment(tmp_pat
         for seat in (1, 2, 3):
             table.wait(0.7)
             table.choose(seat, "cut")
-        moves = SeededRandom(b"fairness test player 0123456789")
-        for _ in range(3000):
-            if table.app.state.is_terminal():
-                break
-            random_table_step(table, moves, system=False)
-        assert table.app.state.is_terminal()
+        _play_to_the_end(table, b"fairness test player 0123456789")
         table.wait(2.5)  # presses settle for 2 s after the end
         words = [face.text() for face in table.app.screens.faces.values()]
         words += ["\n".join(page.lines) for page in table.public.pages]
@@ -134,6 +129,16 @@ def test_fairness_app_journal_passes_the_audit_with_the_noted_commitment(tmp_pat
 
 
 # --- They Live: each player's character pick is that player's cut --------------------------
+
+
+def _play_to_the_end(table: Table, player: bytes) -> None:
+    """Random presses by every seat (``player`` seeds their choices) until the game is over."""
+    moves = SeededRandom(player)
+    for _ in range(3000):
+        if table.app.state.is_terminal():
+            break
+        random_table_step(table, moves, system=False)
+    assert table.app.state.is_terminal()
 
 
 def _start_they_live(table: Table, players: int) -> None:
@@ -255,12 +260,7 @@ def test_fairness_they_live_app_journal_passes_the_audit(tmp_path) -> None:
     with Table(seats=3, journal=journal, key=KEY) as table:
         _start_they_live(table, 3)
         noted = table.public.pages[-1].code.text
-        moves = SeededRandom(b"fairness test they live player 01")
-        for _ in range(3000):
-            if table.app.state.is_terminal():
-                break
-            random_table_step(table, moves, system=False)
-        assert table.app.state.is_terminal()
+        _play_to_the_end(table, b"fairness test they live player 01")
         cut = table.app.record.cut
         assert cut and cut == table.app.record.played_cut()
         table.wait(2.5)
