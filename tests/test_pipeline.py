@@ -226,3 +226,26 @@ def test_failing_outputs_are_logged_and_skipped_while_the_game_goes_on(headless,
     motor_lines = [r.getMessage() for r in caplog.records if "vibration motor" in r.getMessage()]
     assert len(motor_lines) == 4  # two seats, two presses
     assert not any("no-such-pattern" in line or "long" in line for line in motor_lines)
+
+
+def test_a_running_table_keeps_its_objects_out_of_full_collections(headless):
+    """Once READY, what the table is made of is frozen out of the collector's full passes
+    (a 30 ms pause here, some 0.3 s on a Zero, at whatever press it fell on); when the loop
+    stops it is unfrozen, so a reloaded table's old objects are still collected."""
+    import gc
+    import threading
+
+    table = Table(*headless, cues=())
+    frozen: list[int] = []
+
+    def ready() -> None:
+        settling = next(t for t in threading.enumerate() if t.name == "settle-in")
+        settling.join()
+        frozen.append(gc.get_freeze_count())
+
+    events: queue.Queue = queue.Queue()
+    events.put(QuitRequested("test"))
+    table.app.run(events, on_ready=ready)
+
+    assert frozen and frozen[0] > 1000
+    assert gc.get_freeze_count() == 0
