@@ -212,12 +212,20 @@ class Game(ABC):
 class State(ABC):
     """One game in progress. Subclasses keep everything needed to answer the methods below.
 
+    Every game's state is made the same way, ``State(seats, options, seed)``: the seats in
+    clockwise order, the options already resolved (:func:`resolve_options`: every key, its
+    value checked, plus the table's ``known:`` card values), and the seed every random choice
+    comes from (None for a game whose first presses cut: :meth:`deal` brings it). A game with
+    a seed draws its deal in the constructor; nothing else is passed in.
+
     ``apply`` with ``seat=None`` is reserved for the table itself (pause, resume), so the
     companion can journal those alongside player actions.
     """
 
-    def __init__(self, seats: Sequence[int], seed: bytes | None) -> None:
+    def __init__(self, seats: Sequence[int], options: Mapping[str, str],
+                 seed: bytes | None) -> None:
         self.seats: tuple[int, ...] = tuple(seats)
+        self.options: dict[str, str] = dict(options)
         self.seed = seed  # None until the players' first presses have cut (Game.first_press_cuts)
         self.paused = False
 

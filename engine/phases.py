@@ -1,11 +1,22 @@
-"""One phase mechanism for every game.
+"""One phase mechanism for every game, after boardgame.io's phases.
 
 A game is always in exactly one phase, named by ``state.phase``. Each game lists its phases
-in one table (its ``phases.py``): for every phase, the actions it offers a seat, how each
-action applies (by the verb before the ``:`` of its id), its view, and its deadline with what
-happens when the deadline passes. Reading that table tells the whole flow of a game; the
-functions it names are plain functions over the state, so nothing is looked up by a name
-built at run time.
+in one table (its ``phases.py``), and each entry says the phase's whole flow:
+
+- what happens on entry (``begin``, which may make the phase's own data, ``state.data``);
+- whom it waits for (``waits``: every seat at once, or one at a time in an order), and when
+  it is done (``done``, or nobody left to wait for);
+- what happens at its end (``end``) and what comes ``next`` (a name, or a function of the
+  state for a phase with several ways out);
+- what it offers a seat, how each action applies (by the verb before the ``:`` of its id),
+  its per-seat menus with their way back, its view, its deadline and what happens then.
+
+The engine is the only place a phase changes: :meth:`PhasedState.end_phase` (boardgame.io's
+``endPhase``: the table's ``next``) and :meth:`PhasedState.set_phase` (``setPhase``: a rule
+that names where the game goes) both run the old phase's ``end`` and the new one's ``begin``,
+and after every action and every expiry the engine ends each phase that is done, so a phase
+whose last awaited seat acted gives way without its rule saying so. A phase that declares
+none of this works as a plain table of offers and rules.
 
 The end of every game is the same phase, :data:`OVER`, entered only through
 :meth:`PhasedState.finish`, so "is the game over" and "how did it end" have one answer.
@@ -14,8 +25,8 @@ The end of every game is the same phase, :data:`OVER`, entered only through
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from .api import Action, Buzz, Effect, Game, GameOver, SeatView, State, resolve_options
 from .cues import Tune
@@ -30,6 +41,12 @@ View = Callable[[Any, "int | None", float], SeatView]
 Deadline = Callable[[Any], "float | None"]
 Expire = Callable[[Any, float], list[Effect]]
 WhyNot = Callable[[Any, int, str], str]
+Hook = Callable[[Any, float], list[Effect]]  # begin, end: (state, now) -> effects
+Done = Callable[[Any], bool]
+Next = Callable[[Any], str]
+Seats = Callable[[Any], Sequence[int]]
+
+D = TypeVar("D")
 
 
 def offer_nothing(state: Any, seat: int) -> list[Action]:
@@ -49,14 +66,53 @@ def not_now(state: Any, seat: int, action_id: str) -> str:
 
 
 @dataclass(frozen=True)
+class Waits:
+    """Whom a phase waits for: the seats ``seats(state)`` names on entry, all at once, or
+    one at a time in that order (``in_turn``, boardgame.io's ``turn.order``). A seat stops
+    being waited for when its rule says it has acted (:meth:`PhasedState.acted`) or it
+    leaves the game (:meth:`PhasedState.stop_waiting_for`)."""
+
+    seats: Seats
+    in_turn: bool = False
+
+
+def every_seat(state: Any) -> Sequence[int]:
+    return state.seats
+
+
+EVERY_SEAT = Waits(every_seat)
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A sub-choice one seat opens within a phase (a target to pick, an "are you sure").
+
+    While it is open the seat is offered only ``offer`` (which lists the way back, "Cancel"
+    or "Back", where the menu wants it) and its actions go to ``rules``; leaving the phase
+    closes every menu."""
+
+    offer: Offer
+    rules: Mapping[str, Rule]
+
+
+@dataclass(frozen=True)
+class OpenMenu:
+    """The menu a seat has open, and what it was opened on (a target seat, a card)."""
+
+    name: str
+    arg: str = ""
+
+
+@dataclass(frozen=True)
 class Phase:
-    """One phase of a game, as data.
+    """One phase of a game, as data: its offers, rules and view, and its whole flow.
 
     ``offer`` lists what a seat may do now, the most likely first (it is what ACT does at
     once); ``rules`` maps each action verb to the function that carries it out (called with
     the text after the ``:`` of the action's id); ``view`` draws a seat's screen, or the
     public one for ``None``; ``deadline`` says when ``expire`` must run (an hourglass running
-    out, a narration step ending).
+    out, a narration step ending). ``begin``, ``waits``, ``done``, ``end`` and ``next`` are
+    the flow (the module's docstring); ``menus`` the per-seat menus, by name.
     """
 
     offer: Offer
@@ -65,9 +121,27 @@ class Phase:
     deadline: Deadline = no_deadline
     expire: Expire = nothing_happens
     why_not: WhyNot = not_now
+    begin: Hook = nothing_happens
+    waits: Waits | None = None
+    done: Done | None = None
+    end: Hook = nothing_happens
+    next: str | Next | None = None
+    menus: Mapping[str, Menu] = field(default_factory=dict)
 
     def verbs(self) -> frozenset[str]:
-        return frozenset(self.rules)
+        return frozenset(self.rules).union(*(menu.rules for menu in self.menus.values()))
+
+    def is_done(self, state: PhasedState) -> bool:
+        """Whether the phase is over by its own declaration: its ``done`` says so, or it
+        waits for seats and none is left. A phase that declares neither never ends itself."""
+        if self.done is not None:
+            return self.done(state)
+        return self.waits is not None and not state.waiting_for
+
+    def next_phase(self, state: Any) -> str:
+        if self.next is None:
+            raise RuntimeError(f"phase {state.phase} names no next phase")
+        return self.next if isinstance(self.next, str) else self.next(state)
 
 
 def over_phase(view: View) -> Phase:
@@ -78,21 +152,107 @@ def over_phase(view: View) -> Phase:
 class PhasedState(State):
     """A :class:`State` run by a table of phases.
 
-    Subclasses keep the game's facts and set ``phase``; this class answers the State API by
-    asking the current phase. ``outcome`` is set once, by :meth:`finish`.
+    Subclasses keep the game's lasting facts; this class keeps where the game is (``phase``),
+    the current phase's own data (``data``), whom it waits for (``waiting_for``) and the menus
+    seats have open (``menus``), and answers the State API by asking the current phase.
+    ``outcome`` is set once, by :meth:`finish`. The table arrives through :meth:`start`,
+    which :meth:`PhasedGame.new_state` calls right after the constructor, so every game's
+    state is made the same way: ``(seats, options, seed)``.
     """
 
-    def __init__(self, seats: Sequence[int], seed: bytes | None,
-                 phases: Mapping[str, Phase]) -> None:
-        super().__init__(seats, seed)
+    def __init__(self, seats: Sequence[int], options: Mapping[str, str],
+                 seed: bytes | None) -> None:
+        super().__init__(seats, options, seed)
+        self.phases: Mapping[str, Phase] = {}
+        self.phase = ""
+        self.data: object = None
+        self.waiting_for: list[int] = []
+        self.menus: dict[int, OpenMenu] = {}
+        self.outcome: str | None = None
+
+    def start(self, phases: Mapping[str, Phase]) -> None:
+        """Take the game's table and enter its first phase (whose ``begin`` may set data but
+        has nobody to tell yet: it must give no effects)."""
         if OVER not in phases:
             raise ValueError("a game's phases must include OVER")
         self.phases = phases
-        self.phase: str = next(iter(phases))
-        self.outcome: str | None = None
+        if self._enter(next(iter(phases)), 0.0):
+            raise ValueError("the first phase's begin can tell nobody: it gives no effects")
 
     def current_phase(self) -> Phase:
         return self.phases[self.phase]
+
+    def data_of(self, kind: type[D]) -> D:
+        """The current phase's own data, as the type its ``begin`` made (a rule of a phase
+        asks for its phase's data; asking in another phase is a bug, and says so)."""
+        if not isinstance(self.data, kind):
+            raise RuntimeError(f"phase {self.phase} keeps no {kind.__name__}")
+        return self.data
+
+    # --- the flow ------------------------------------------------------------------------
+
+    def end_phase(self, now: float) -> list[Effect]:
+        """The current phase ends and the table's ``next`` begins (boardgame.io's endPhase).
+        An ``end`` that finishes the game goes nowhere next."""
+        ending = self.current_phase()
+        effects = ending.end(self, now)
+        if self.is_terminal():
+            return effects
+        return effects + self._enter(ending.next_phase(self), now)
+
+    def set_phase(self, name: str, now: float) -> list[Effect]:
+        """The current phase ends and ``name`` begins (boardgame.io's setPhase)."""
+        if name not in self.phases:
+            raise RuntimeError(f"no phase {name!r}")
+        effects = self.current_phase().end(self, now)
+        if self.is_terminal():
+            return effects
+        return effects + self._enter(name, now)
+
+    def _enter(self, name: str, now: float) -> list[Effect]:
+        """The one place ``phase`` changes: menus close, the seats to wait for are named."""
+        self.phase, self.data, self.menus = name, None, {}
+        waits = self.phases[name].waits
+        self.waiting_for = list(waits.seats(self)) if waits else []
+        return self.phases[name].begin(self, now)
+
+    def _settle(self, now: float) -> list[Effect]:
+        """End every phase that is done: the next may have nobody to wait for either."""
+        effects: list[Effect] = []
+        while self.phase != OVER and self.current_phase().is_done(self):
+            effects += self.end_phase(now)
+        return effects
+
+    def acted(self, seat: int) -> None:
+        """``seat`` has given what the phase waits for (a rule says so)."""
+        self.waiting_for.remove(seat)
+
+    def stop_waiting_for(self, seat: int) -> None:
+        """``seat`` left the game: the phase no longer waits for it."""
+        if seat in self.waiting_for:
+            self.waiting_for.remove(seat)
+
+    def awaited(self) -> list[int]:
+        """The seats the phase waits for now: all of them, or the first of an ordered wait."""
+        waits = self.current_phase().waits
+        if waits is not None and waits.in_turn:
+            return self.waiting_for[:1]
+        return list(self.waiting_for)
+
+    # --- menus -----------------------------------------------------------------------------
+
+    def open_menu(self, seat: int, name: str, arg: str = "") -> None:
+        if name not in self.current_phase().menus:
+            raise RuntimeError(f"phase {self.phase} has no menu {name!r}")
+        self.menus[seat] = OpenMenu(name, arg)
+
+    def close_menu(self, seat: int) -> None:
+        self.menus.pop(seat, None)
+
+    def menu_of(self, seat: int) -> Menu | None:
+        menus = self.current_phase().menus
+        opened = self.menus.get(seat) if menus else None
+        return None if opened is None else menus[opened.name]
 
     # --- the State API -------------------------------------------------------------------
 
@@ -102,14 +262,17 @@ class PhasedState(State):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.seats:
             return []
-        return self.current_phase().offer(self, seat)
+        menu = self.menu_of(seat)
+        return (menu or self.current_phase()).offer(self, seat)
 
     def _apply(self, seat: int, action: Action, now: float) -> list[Effect]:
         verb, _, arg = action.id.partition(":")
-        rule = self.current_phase().rules.get(verb)
+        menu = self.menu_of(seat)
+        rule = (menu or self.current_phase()).rules.get(verb)
         if rule is None:
             raise IllegalAction(f"'{verb}' has no rule in phase {self.phase}")
-        return rule(self, seat, arg, now)
+        effects = rule(self, seat, arg, now)
+        return effects + self._settle(now)
 
     def why_not(self, seat: int, action_id: str) -> str:
         if seat not in self.seats:
@@ -126,7 +289,8 @@ class PhasedState(State):
         deadline = self.next_deadline()
         if deadline is None or now < deadline:
             return []
-        return self.current_phase().expire(self, now)
+        effects = self.current_phase().expire(self, now)
+        return effects + self._settle(now)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -137,8 +301,12 @@ class PhasedState(State):
     # --- the end ---------------------------------------------------------------------------
 
     def finish(self, outcome: str, tune: Tune) -> list[Effect]:
-        """End the game: the one way into :data:`OVER`, with the outcome and its tune."""
-        self.phase = OVER
+        """End the game: the one way into :data:`OVER`, with the outcome and its tune.
+
+        The phase the game was in does not run its ``end`` (the game ended, not the phase),
+        and its data and open menus stay: the last screens (a seat's PEEK help for the menu
+        it had open, the last vote) still read them."""
+        self.phase, self.waiting_for = OVER, []
         self.outcome = outcome
         return [GameOver(outcome), Buzz(tune)]
 
@@ -151,6 +319,8 @@ class PhasedGame(Game):
 
     def new_state(
         self, seats: Sequence[int], options: Mapping[str, str], seed: bytes | None
-    ) -> State:
+    ) -> PhasedState:
         self.check_players(seats)
-        return self.state_class(seats, resolve_options(self.options, options), seed, self.phases)
+        state = self.state_class(seats, resolve_options(self.options, options), seed)
+        state.start(self.phases)
+        return state

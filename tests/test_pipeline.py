@@ -47,7 +47,7 @@ class CountingState(State):
     app asks for actions and views, and keeps what ``apply`` was handed."""
 
     def __init__(self, seats, seed, cues: tuple[Effect, ...]) -> None:
-        super().__init__(seats, seed)
+        super().__init__(seats, {}, seed)
         self.cues = cues
         self.count = 0
         self.asked: Counter[str] = Counter()

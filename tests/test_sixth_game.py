@@ -1,7 +1,8 @@
-"""A sixth game, from a package under tests/, plays with nothing else in the project edited.
+"""A sixth game, from one module under tests/, plays with nothing else in the project edited.
 
-``tests/sixth_game`` has the parts every built-in game has (the game, state, phases, setup,
-turns, end, views, text). Registering it is all it takes: the lobby offers it, a table plays
+``tests/sixth_game.py`` is a whole game in one module: its state, its table of phases (which
+carries the flow: whom each phase waits for, what comes next, how it ends) and its views.
+Registering it is all it takes: the lobby offers it, a table plays
 it to its end through the seats' buttons, and it passes the conformance suite every built-in
 game passes. The registration is undone after these tests, so the other suites see five.
 """

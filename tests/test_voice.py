@@ -166,7 +166,7 @@ class ScriptedState(State):
     """A one-action game that runs :data:`CHECK` on the clock, as the Invader check does."""
 
     def __init__(self, seats: Sequence[int], seed: bytes) -> None:
-        super().__init__(seats, seed)
+        super().__init__(seats, {}, seed)
         self.run: NarrationRun | None = None
         self.step = 0
         self.done = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.entry import NumberEntry
-from engine.phases import Phase, PhasedState
+from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
@@ -69,9 +69,8 @@ def pool_counts() -> list[NumberEntry]:
 class AlterEgoState(PhasedState):
     """A game in progress: setup counts, then turns; the city's books live in ``self.city``."""
 
-    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes,
-                 phases: Mapping[str, Phase]) -> None:
-        super().__init__(seats, seed, phases)
+    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> None:
+        super().__init__(seats, options, seed)
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
         self.ending = options["ending"]

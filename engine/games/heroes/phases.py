@@ -23,6 +23,7 @@ PHASES: dict[str, Phase] = {
         rules={**NUMBER, "ok": setup.enter_monster_value, "card": setup.take_card_value},
         view=views.monster_values_view,
         why_not=turns.why_not,
+        begin=setup.ask_values,
     ),
     "who_starts": Phase(
         offer=setup.offer_start,

@@ -35,6 +35,12 @@ def values_to_ask(state: HeroesState, known: dict[str, int | None]) -> list[Numb
     return asked
 
 
+def ask_values(state: HeroesState, now: float) -> list[Effect]:
+    """The game opens on the Monster values to read off the cards, or on who starts."""
+    begin_values(state, list(state.asked_values or []))
+    return []
+
+
 def begin_values(state: HeroesState, entries: list[NumberEntry]) -> None:
     """Ask ``entries`` one by one, or go straight to who starts when there are none."""
     state.monster_values = entries

@@ -11,19 +11,18 @@ from collections.abc import Mapping, Sequence
 
 from engine.entry import NumberEntry
 from engine.known import known_values
-from engine.phases import Phase, PhasedState
+from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
 from .claims import ReactionWindow, window_seconds
-from .setup import begin_values, values_to_ask
+from .setup import values_to_ask
 from .table import Table
 
 
 class HeroesState(PhasedState):
-    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes,
-                 phases: Mapping[str, Phase]) -> None:
-        super().__init__(seats, seed, phases)
+    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> None:
+        super().__init__(seats, options, seed)
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
         self.table = Table(seats, self.rng)
@@ -41,7 +40,6 @@ class HeroesState(PhasedState):
         self.asked_values: list[NumberEntry] | None = None
         if options["monster_values"] == "enter":
             self.asked_values = values_to_ask(self, known_values(options))
-        begin_values(self, list(self.asked_values or []))
 
     def reset_turn(self) -> None:
         """Forget the choices of the turn that ended."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.dealing import deal_one_each
-from engine.phases import Phase, PhasedState
+from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
@@ -23,9 +23,8 @@ class MindInvadersState(PhasedState):
         seats: Sequence[int],
         options: Mapping[str, str],
         seed: bytes,
-        phases: Mapping[str, Phase],
     ) -> None:
-        super().__init__(seats, seed, phases)
+        super().__init__(seats, options, seed)
         rng = SeededRandom(seed)
         self.ring = Ring(seats)
         self.characters: dict[int, str] = deal_one_each(

@@ -20,7 +20,7 @@ from engine.games.staying_alive.cards import (
 )
 from engine.games.staying_alive.deal import plan
 from engine.hourglass import Hourglass
-from engine.phases import Phase, PhasedState
+from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
@@ -33,10 +33,8 @@ class StayingAliveState(PhasedState):
         seats: Sequence[int],
         options: Mapping[str, str],
         seed: bytes,
-        phases: Mapping[str, Phase],
     ) -> None:
-        super().__init__(seats, seed, phases)
-        self.options = dict(options)
+        super().__init__(seats, options, seed)
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
         self.setup = plan(seats, options, self.rng)

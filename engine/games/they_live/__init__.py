@@ -76,7 +76,9 @@ class TheyLive(PhasedGame):
         """The hook for a table-supplied War Table deck list (see parse_deck_list)."""
         self.check_players(seats)
         resolved = resolve_options(self.options, options)
-        return TheyLiveState(seats, resolved, seed, self.phases, deck_list=deck_list)
+        state = TheyLiveState(seats, resolved, seed, deck_list=deck_list)
+        state.start(self.phases)
+        return state
 
 
 register(TheyLive())

@@ -14,7 +14,7 @@ from engine.api import Action
 from engine.entry import NumberEntry
 from engine.known import known_values
 from engine.narration import NarrationRun
-from engine.phases import Phase, PhasedState
+from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.votes import Vote
 
@@ -57,12 +57,10 @@ class TheyLiveState(PhasedState):
         seats: Sequence[int],
         options: Mapping[str, str],
         seed: bytes | None,
-        phases: Mapping[str, Phase],
         *,
         deck_list: Sequence[str] | None = None,
     ) -> None:
-        super().__init__(seats, None, phases)
-        self.options = dict(options)
+        super().__init__(seats, options, None)
         self.known = known_values(options)  # card values the table entered before
         self.rng = SeededRandom(None)  # no draw before the deal
         self.identities: dict[int, str] = {}
