@@ -11,7 +11,6 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-DEFAULT_TABLE = "kitchen"
 POD_PROTOCOL = "podproto"  # the package the Pi imports too; on the pod, a folder of that name
 
 

@@ -36,9 +36,6 @@ class Hourglass:
             return None
         return self.since + self.top
 
-    def is_empty(self, now: float) -> bool:
-        return self.remaining(now) <= 0.0
-
     def flip(self, now: float) -> Hourglass:
         """Turn the glass over: what had run down is now on top."""
         return replace(self, top=self.length - self.remaining(now), since=now, running=True)

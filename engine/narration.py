@@ -48,15 +48,6 @@ class NarrationRun:
     def is_done(self, now: float) -> bool:
         return self.index_at(now) >= len(self.narration.steps)
 
-    def next_change(self, now: float) -> float | None:
-        """When the showing step next changes, or None once finished."""
-        moment = self.started
-        for step in self.narration.steps:
-            moment += step.seconds
-            if moment > now:
-                return moment
-        return None
-
     def shifted(self, by: float) -> NarrationRun:
         """The same run delayed by ``by`` seconds (used when the table pauses mid-narration)."""
         return NarrationRun(self.narration, self.started + by)

@@ -26,17 +26,9 @@ class Ring:
 
     def left_of(self, seat: int, gone: Iterable[int] = ()) -> int | None:
         """The next seat clockwise still in play, or None if nobody else is."""
-        return self._step(seat, 1, set(gone))
-
-    def right_of(self, seat: int, gone: Iterable[int] = ()) -> int | None:
-        """The next seat counter-clockwise still in play, or None if nobody else is."""
-        return self._step(seat, -1, set(gone))
-
-    def _step(self, seat: int, direction: int, gone: set[int]) -> int | None:
-        start = self.seats.index(seat)
-        count = len(self.seats)
+        start, count, gone = self.seats.index(seat), len(self.seats), set(gone)
         for offset in range(1, count):
-            candidate = self.seats[(start + direction * offset) % count]
+            candidate = self.seats[(start + offset) % count]
             if candidate not in gone:
                 return candidate
         return None
