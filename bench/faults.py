@@ -312,8 +312,8 @@ PYTHON_TEXT = re.compile(r"positional|argument|NoneType|object at|\(\)|Traceback
 
 
 def scripts(count: int, rng: random.Random) -> Counter:
+    from companion.exc import ScriptError
     from companion.script_cli import run_script
-    from companion.scripts import ScriptError
 
     root = Path(__file__).resolve().parent.parent / "tests" / "scripts"
     texts = [path.read_text() for path in sorted(root.glob("*.table"))]

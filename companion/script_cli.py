@@ -12,13 +12,10 @@ from hardware.textfile import UnreadableFile, read_small_text
 
 from .app import App
 from .clock import FakeClock
-from .scripts import Command, ScriptError, ScriptRunner, parse
+from .exc import ScriptError, ScriptFailed
+from .scripts import Command, ScriptRunner, parse
 
 MAX_SCRIPT_BYTES = 1024 * 1024  # a whole game is a few KiB of presses
-
-
-class ScriptFailed(Exception):
-    """A script that did not pass, with the file and line in its message."""
 
 
 class ScriptSession:
