@@ -34,7 +34,8 @@ from pathlib import Path
 import pytest
 
 from bench.disk import NoSmallDisk, small_disk
-from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.journal_digest import state_digest
+from companion.journal_sqlite import SqliteJournal
 from companion.statedir import journal_path, prepare_state_dir
 
 BAD = ("SILENT", "CRASH", "ALTERED")  # outcome names that break the goal start with these

@@ -8,7 +8,7 @@ database. An unreadable file is moved aside whole, never edited, and a fresh jou
 
 An error that says the disk refused a write (full, I/O, read-only) is an *I/O fault*: moving
 the file aside would not help, so the journal keeps its writes in memory until the disk
-takes them again (see :class:`companion.journal_sqlite.SqliteJournal`).
+takes them again (see :class:`companion.journal_writer.JournalWriter`).
 """
 
 from __future__ import annotations
