@@ -34,7 +34,8 @@ from pathlib import Path
 import pytest
 
 from bench.disk import NoSmallDisk, small_disk
-from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.journal_digest import state_digest
+from companion.journal_sqlite import SqliteJournal
 from companion.statedir import journal_path, prepare_state_dir
 
 BAD = ("SILENT", "CRASH", "ALTERED")  # outcome names that break the goal start with these
@@ -312,8 +313,8 @@ PYTHON_TEXT = re.compile(r"positional|argument|NoneType|object at|\(\)|Traceback
 
 
 def scripts(count: int, rng: random.Random) -> Counter:
+    from companion.exc import ScriptError
     from companion.script_cli import run_script
-    from companion.scripts import ScriptError
 
     root = Path(__file__).resolve().parent.parent / "tests" / "scripts"
     texts = [path.read_text() for path in sorted(root.glob("*.table"))]

@@ -27,15 +27,12 @@ from engine.api import State
 from engine.exc import EngineError
 from engine.rng import commitment, deal_seed, parse_cut
 
+from .exc import AuditError
 from .journal_chain import genesis, seed_vouched_for, verify
+from .journal_digest import state_digest
 from .journal_file import SCHEMA_VERSION
-from .journal_sqlite import state_digest
 from .record import GameRecord, JournaledAction
 from .statedir import choose_state_dir, journal_path
-
-
-class AuditError(Exception):
-    """The journal or the game asked for cannot be audited (missing, unfinished)."""
 
 
 @dataclass

@@ -8,7 +8,7 @@ database. An unreadable file is moved aside whole, never edited, and a fresh jou
 
 An error that says the disk refused a write (full, I/O, read-only) is an *I/O fault*: moving
 the file aside would not help, so the journal keeps its writes in memory until the disk
-takes them again (see :class:`companion.journal_sqlite.SqliteJournal`).
+takes them again (see :class:`companion.journal_writer.JournalWriter`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import journal_chain
+from .exc import Unreadable
 from .record import JournaledAction
 
 log = logging.getLogger(__name__)
@@ -71,10 +72,6 @@ IO_CODES = frozenset({
     sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL,
     sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PROTOCOL, sqlite3.SQLITE_NOLFS,
 })
-
-
-class Unreadable(Exception):
-    """The file is not a journal this version can read (garbage, damage, another schema)."""
 
 
 def is_io_fault(error: BaseException) -> bool:

@@ -6,19 +6,16 @@ import hashlib
 import queue
 from pathlib import Path
 
-from engine.rng import SECRET_BYTES
+from engine.rng import KEY_BYTES
 from hardware.headless import HeadlessTable
 from hardware.textfile import UnreadableFile, read_small_text
 
 from .app import App
 from .clock import FakeClock
-from .scripts import Command, ScriptError, ScriptRunner, parse
+from .exc import ScriptError, ScriptFailed
+from .scripts import Command, ScriptRunner, parse
 
 MAX_SCRIPT_BYTES = 1024 * 1024  # a whole game is a few KiB of presses
-
-
-class ScriptFailed(Exception):
-    """A script that did not pass, with the file and line in its message."""
 
 
 class ScriptSession:
@@ -104,7 +101,7 @@ def _key(setting: Command | None, name: str) -> bytes:
         key = bytes.fromhex(text)
     except ValueError:
         key = b""
-    if len(key) != SECRET_BYTES:
-        raise ScriptError(setting.line, f"key: {SECRET_BYTES} bytes in hex "
-                                        f"({2 * SECRET_BYTES} hex digits)")
+    if len(key) != KEY_BYTES:
+        raise ScriptError(setting.line, f"key: {KEY_BYTES} bytes in hex "
+                                        f"({2 * KEY_BYTES} hex digits)")
     return key

@@ -18,19 +18,11 @@ from hardware.base import ButtonName
 
 from .app import App
 from .clock import FakeClock
+from .exc import Expectation, ScriptError
 
 TAP_TIME = 0.08
 HOLD_TIME = 0.6
 MAX_STEPS_PER_WAIT = 1_000_000
-
-
-class ScriptError(Exception):
-    """A script line that cannot be read or whose expectation failed."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -312,10 +304,6 @@ class ScriptRunner:
         if self.unplug is None:
             raise Expectation("this table cannot unplug displays")
         self.unplug(self._seat(seat), False)
-
-
-class Expectation(Exception):
-    """A script's expectation that did not hold."""
 
 
 def _button(text: str) -> ButtonName:

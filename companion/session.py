@@ -26,7 +26,7 @@ from engine.api import KNOWN_PREFIX, Action, Buzz, Effect, GameOver, State
 from engine.cues import Tune
 from engine.exc import EngineError
 from engine.known import Learned, as_options
-from engine.rng import SECRET_BYTES, commitment, deal_seed
+from engine.rng import KEY_BYTES, commitment, deal_seed
 from engine.text import fit
 
 from .clock import GameClock
@@ -330,7 +330,7 @@ class Session:
         players' "Cut the deck", or their first presses in a game that opens in public."""
         if self.record is not None:  # Play again: the game just over is archived first
             self.journal.finish(self.record)
-        key = self.key_source(SECRET_BYTES)
+        key = self.key_source(KEY_BYTES)
         self.state, self.record, self.ended_at, self.started_at = None, None, None, at
         self.menu = SystemMenu(self.memory, self.lobby.cues)
         self._changed()

@@ -22,15 +22,12 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from .exc import StateDirBusy
+
 APP_NAME = "table-companion"
 JOURNAL_NAME = "journal.sqlite3"
 MEMORY_NAME = "table-memory.json"  # card values, options and seats' cues (companion/memory.py)
 LOCK_NAME = "lock"
-
-
-class StateDirBusy(OSError):
-    """Another companion holds the state directory: two writers would corrupt each other's
-    game (a resumed game answered twice, a finished game marked by the wrong process)."""
 
 
 def choose_state_dir(configured: Path | None, environ: Mapping[str, str] = os.environ) -> Path:

@@ -3,19 +3,19 @@
 A game's seed comes from a commit-reveal with the players (docs/fairness.md is the recipe a
 player can run):
 
-1. the companion draws its **secret** (32 random bytes) and shows its **commitment**, the
-   first 128 bits of SHA-256(secret), before anyone presses anything;
+1. the companion draws its **key** (32 random bytes) and shows its **commitment**, the
+   first 128 bits of SHA-256(key), before anyone presses anything;
 2. every seated player **cuts**: presses ACT once ("Cut the deck"), or, in a game that opens
    with a public phase (``Game.first_press_cuts``), makes the first press of the game; the
    press moments, in microseconds of the game clock, with their seats, in press order, are
    the **cut** text ``"3@1250000 1@1330000"``;
-3. the **seed** is HMAC-SHA-256(key=secret, message=``CUT_LABEL`` + cut): neither the
-   companion (its secret is fixed by the commitment before the presses) nor the players (the
-   secret is hidden from them until the end) chooses it alone.
+3. the **seed** is HMAC-SHA-256 keyed with the key over ``CUT_LABEL`` + cut: neither the
+   companion (its key is fixed by the commitment before the presses) nor the players (the
+   key is hidden from them until the end) chooses it alone.
 
 Every shuffle and deal draws from a SHA-256 counter stream over the seed, so a game replays
 identically from its journal on any Python version, and ``companion audit`` re-derives the
-commitment, the seed and every deal once the secret is revealed at the end. The engine never
+commitment, the seed and every deal once the key is revealed at the end. The engine never
 touches the global ``random`` module. A state made before its seed exists holds a generator
 without one, and any draw from it raises :class:`NotDealt`.
 """
@@ -29,7 +29,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-SECRET_BYTES = 32
+KEY_BYTES = 32
 SEED_BYTES = 32  # an HMAC-SHA-256 output
 COMMITMENT_HEX = 32  # 128 bits: two PEEK lines of 16 hex digits
 CUT_LABEL = b"table-companion cut v1 "
@@ -45,9 +45,9 @@ def micros(at: float) -> int:
     return round(at * 1_000_000)
 
 
-def commitment(secret: bytes) -> str:
-    """What the table sees before the cut: binds the companion to ``secret`` unseen."""
-    return hashlib.sha256(secret).hexdigest()[:COMMITMENT_HEX]
+def commitment(key: bytes) -> str:
+    """What the table sees before the cut: binds the companion to ``key`` unseen."""
+    return hashlib.sha256(key).hexdigest()[:COMMITMENT_HEX]
 
 
 def cut_text(presses: Iterable[tuple[int, int]]) -> str:
@@ -85,9 +85,9 @@ def parse_cut(text: str) -> list[tuple[int, int]]:
     return presses
 
 
-def deal_seed(secret: bytes, cut: str) -> bytes:
-    """The game's seed: the companion's secret and the players' cut, neither alone."""
-    return hmac.new(secret, CUT_LABEL + cut.encode("ascii"), hashlib.sha256).digest()
+def deal_seed(key: bytes, cut: str) -> bytes:
+    """The game's seed: the companion's key and the players' cut, neither alone."""
+    return hmac.new(key, CUT_LABEL + cut.encode("ascii"), hashlib.sha256).digest()
 
 
 class SeededRandom:

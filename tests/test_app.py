@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.exc import ScriptError
 from companion.script_cli import ScriptSession, run_script
-from companion.scripts import ScriptError
 from hardware.base import ButtonName, SeatLink
 
 DISPLAYOFF, DISPLAYON = 0xAE, 0xAF

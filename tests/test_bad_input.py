@@ -9,9 +9,9 @@ import hashlib
 import pytest
 
 from companion.cli import main
+from companion.exc import ScriptError
 from companion.render import render
 from companion.script_cli import run_script
-from companion.scripts import ScriptError
 from engine.rng import SeededRandom
 from hardware.base import ButtonName
 from hardware.oled import page_bytes

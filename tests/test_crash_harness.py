@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal_sqlite import entry_tag, state_digest
+from companion.journal_digest import entry_tag, state_digest
 from companion.record import GameRecord, JournaledAction
 
 CHAINS = 4

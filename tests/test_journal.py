@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
+from companion.journal_digest import entry_tag, state_digest
 from companion.journal_file import check_wal
-from companion.journal_sqlite import SqliteJournal, entry_tag, state_digest
+from companion.journal_sqlite import SqliteJournal
 from companion.record import GameRecord, JournaledAction
 from companion.statedir import choose_state_dir, journal_path, prepare_state_dir
 from engine import registry

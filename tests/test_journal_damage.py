@@ -13,8 +13,9 @@ import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
 from companion.journal import NullJournal
+from companion.journal_digest import state_digest
 from companion.journal_file import SCHEMA_VERSION, check_wal
-from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.journal_sqlite import SqliteJournal
 from companion.record import GameRecord, JournaledAction
 from companion.statedir import journal_path, prepare_state_dir
 from engine import registry

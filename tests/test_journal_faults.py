@@ -7,7 +7,8 @@ import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
 from bench.disk import NoSmallDisk, small_disk
-from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.journal_digest import state_digest
+from companion.journal_sqlite import SqliteJournal
 from companion.loop import RETRY_EVERY
 from companion.statedir import journal_path, prepare_state_dir
 from tests.test_journal import next_move

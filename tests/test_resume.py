@@ -13,7 +13,8 @@ import pytest
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
 from companion.app import App, ReloadRequested
 from companion.clock import FakeClock
-from companion.journal_sqlite import SqliteJournal, state_digest
+from companion.journal_digest import state_digest
+from companion.journal_sqlite import SqliteJournal
 from companion.lobby import Lobby
 from companion.play import _reloaded, _signals_into
 from companion.statedir import journal_path, prepare_state_dir

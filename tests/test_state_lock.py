@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from companion.cli import main
-from companion.statedir import StateDirBusy, hold_state_dir, prepare_state_dir
+from companion.exc import StateDirBusy
+from companion.statedir import hold_state_dir, prepare_state_dir
 
 HOLDER = ("import sys; from pathlib import Path; from companion.statedir import hold_state_dir;"
           "hold_state_dir(Path(sys.argv[1])); print('held', flush=True); sys.stdin.read()")

@@ -1,0 +1,201 @@
+"""The journal's resume path: the open game read back, checked, replayed, paused.
+
+Resume checks the seed against the commitment shown at setup (the key gives the commitment
+and, with the cut, the seed), the entries against their hash chain and the game's seal
+(:mod:`companion.journal_chain`), and replays the longest whole prefix they vouch for.
+Whatever it cannot restore it announces on every seat ("Last 3 actions lost", "Game lost:
+bad seed") and cuts off for good in the file, through the writer; a game that cannot be
+restored as it was is archived with the reason, never re-dealt and never cut again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sqlite3
+from typing import cast
+
+from engine.api import State
+
+from . import journal_chain
+from .journal_digest import state_digest
+from .journal_file import decode_options, is_io_fault
+from .journal_writer import JournalWriter
+from .record import GameRecord, JournaledAction
+
+log = logging.getLogger(__name__)
+
+def resume(journal: JournalWriter) -> tuple[GameRecord, State] | None:
+    """The open game, checked, replayed and paused at its last known moment, or None.
+
+    A game that has ended (its time ran out while the table was off, say) comes back
+    terminal and unpaused: the app archives it and opens the lobby.
+    """
+    journal.settle()
+    try:
+        found = _read_open_game(journal)
+    except (sqlite3.Error, OSError) as error:
+        if is_io_fault(error):
+            journal.refused(error)  # the file cannot be read now: the lobby, and say why
+        else:  # quick_check passed, yet a page does not read: the file goes, not the table
+            journal.set_aside(f"{type(error).__name__}: {error}")
+        return None
+    if found is None:
+        return None
+    game, record, seen = found
+    state = _replay_whole_actions(journal, game, record)
+    if state is None:
+        return None
+    if not record.cut_agrees():  # resumed, its next press would cut and deal again
+        _give_up(journal, game, "its cut is not its players' first presses",
+                 "Game lost: bad seed")
+        return None
+    journal.ack("resume", game, len(record.entries), state_digest(state))
+    _pause_at_last_moment(journal, record, state, seen)
+    return record, state
+
+
+def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | None] | None:
+    """The newest open game (its row id, its record, its moment), with as much of its
+    history as its chain vouches for."""
+    row = journal.db.execute(
+        "SELECT id, game_key, seats, options, seed, commitment, deck_list, deal_key, cut, "
+        "cut_in_play, seen, length, seal FROM games WHERE finished IS NULL "
+        "ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    if row is None:
+        return None
+    (game, game_key, seats, options, seed, shown, deck_list, deal_key, cut, in_play, seen,
+     length, seal) = row
+    start = journal_chain.genesis(str(game_key), str(seats), str(options), str(shown), deck_list)
+    journal.reopen(game, cut, start)
+    rows = _entry_rows(journal.db, game)
+    verdict = journal_chain.verify(start, rows, length, seen, seal)
+    # A kept row's stored link is the one the chain computed for it: never None.
+    journal.vouched_for(cast(list[bytes], [link for _, _, link in rows[: verdict.kept]]), seen)
+    if not journal_chain.seed_vouched_for(seed, deal_key, cut, shown):
+        _give_up(journal, game, "its key, cut and seed do not match the commitment shown "
+                 "at setup", "Game lost: bad seed")
+        return None
+    if verdict.setup_damaged:
+        _give_up(journal, game, "its setup or first action is damaged", "Last game unreadable")
+        return None
+    try:
+        record = GameRecord(game_key, tuple(int(s) for s in seats.split(",")),
+                            decode_options(options), seed,
+                            [entry for _, entry, _ in rows[: verdict.kept]],
+                            None if deck_list is None else tuple(json.loads(deck_list)),
+                            deal_key, cut, in_play == 1)
+    except (ValueError, TypeError, AttributeError):
+        _give_up(journal, game, "its row does not decode", "Last game unreadable")
+        return None
+    if verdict.lost:
+        log.error("journal: game %d: the last %d actions are damaged or missing; cut back "
+                  "to %d", game, verdict.lost, verdict.kept)
+        journal.tell(f"Last {verdict.lost} actions lost" if verdict.lost > 1
+                     else "Last action lost")
+    if verdict.moment_damaged or not _plausible(seen, record.entries):
+        log.error("journal: game %d: its remembered moment is damaged; resuming at its "
+                  "last action", game)
+        journal.tell("Back to last action")
+        journal.forget_moment()
+        seen = None
+    if verdict.lost or len(rows) > verdict.kept:
+        journal.truncate(record, verdict.kept)
+    return game, record, seen
+
+
+def _entry_rows(db: sqlite3.Connection,
+                game: int) -> list[tuple[int, JournaledAction, bytes | None]]:
+    """The game's entries in order, up to the first row that is not an entry at all."""
+    rows = []
+    for index, seat, action, at, undoable, label, link in db.execute(
+        "SELECT idx, seat, action, at, undoable, label, link FROM entries WHERE game = ? "
+        "ORDER BY idx", (game,)
+    ):
+        try:
+            entry = JournaledAction(seat, str(action), float(at), bool(undoable), str(label))
+        except (TypeError, ValueError):
+            break  # a damaged row: the chain ends before it
+        rows.append((index, entry, link))
+    return rows
+
+
+def _plausible(seen: float | None, entries: list[JournaledAction]) -> bool:
+    """A remembered moment is a finite time no earlier than the last action."""
+    if seen is None:
+        return True
+    return isinstance(seen, float) and math.isfinite(seen) and \
+        all(entry.at <= seen for entry in entries[-1:])
+
+
+def _give_up(journal: JournalWriter, game: int, why: str, notice: str) -> None:
+    """Archive a game that cannot be restored as it was, and say so: never a re-deal."""
+    log.error("journal: game %d cannot be resumed: %s; archived", game, why)
+    journal.tell(notice)
+    journal.finish(GameRecord("", (), {}, b""), damage=why)
+
+
+def _replay_whole_actions(journal: JournalWriter, game: int, record: GameRecord) -> State | None:
+    """Replay the longest prefix of the entries that replays; cut the rest off for good.
+
+    Any exception counts, not only IllegalAction: an entry the game code cannot take
+    (a bug, a changed rule) must not keep the table from starting. Logs name counts and
+    exception types only: an action id or a message may carry a secret.
+    """
+    count, state, failure = longest_replay(record)
+    if state is None:
+        log.error("journal: game %d (%s) cannot be set up again (%s); archived",
+                  game, record.game_key, failure)
+        journal.tell("Last game unreadable")
+        journal.finish(record, damage=f"it does not set up ({failure})")
+        return None
+    if count < len(record.entries):
+        log.warning("journal: action %d of game %d does not replay (%s); cut back to %d "
+                    "actions", count + 1, game, failure, count)
+        journal.tell(f"Cut back to action {count}"[:21])
+        del record.entries[count:]
+        journal.truncate(record, count)
+    return state
+
+
+def longest_replay(record: GameRecord) -> tuple[int, State | None, str]:
+    """The longest prefix of ``record.entries`` that replays: (length, state, why the next
+    one failed). A prefix fails exactly when some entry in it fails, so a binary search
+    finds it in a few replays."""
+    try:
+        return len(record.entries), record.replay(), ""
+    except Exception as error:
+        failure = type(error).__name__
+    best: tuple[int, State | None] = (0, None)
+    low, high = 0, len(record.entries) - 1
+    while low <= high:
+        middle = (low + high) // 2
+        try:
+            best = (middle, record.replay(record.entries[:middle]))
+            low = middle + 1
+        except Exception as error:
+            failure = type(error).__name__
+            high = middle - 1
+    return (*best, failure)
+
+
+def _pause_at_last_moment(journal: JournalWriter, record: GameRecord, state: State,
+                          seen: float | None) -> None:
+    """Let the time up to the last known moment pass, then pause there (journaled).
+
+    It does exactly what a replay does before an entry at that moment: one ``advance``
+    when a deadline has passed, so replays of this journal agree with this state.
+    """
+    moments = [entry.at for entry in record.entries] + ([seen] if seen is not None else [])
+    moment = max(moments, default=0.0)
+    deadline = state.next_deadline()
+    if deadline is not None and deadline <= moment:
+        state.advance(moment)
+    if state.is_terminal() or state.paused:
+        return
+    state.apply(None, "pause", moment)
+    record.entries.append(JournaledAction(None, "pause", moment))
+    journal.append(record, record.entries[-1])
+    journal.settle()  # resuming hands nothing on in flight
