@@ -1,6 +1,7 @@
 """The cheapest plan the planner's own cost model allows, to hold its plans against.
 
-Cost is :meth:`hardware.oled.Controller.cost` summed over the windows: the bytes on the wire.
+Cost is :meth:`hardware.drivers.oled.Controller.cost` summed over the windows: the bytes on
+the wire.
 The optimum is taken over *banded* plans: the changed pages are split into bands of
 consecutive pages, and each band's changed columns (over all its pages) into consecutive
 spans, each span one window over the whole band; on the SH1106 a band is one page. Windows
@@ -17,7 +18,7 @@ exactly (a dynamic programme over bands, then over spans).
 
 from __future__ import annotations
 
-from hardware.oled import PAGES, WIDTH, Controller, Window, _changed_runs
+from hardware.drivers.oled import PAGES, WIDTH, Controller, Window, _changed_runs
 
 Run = tuple[int, int]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hardware.oled import Controller, OledScreen
+from hardware.drivers.oled import Controller, OledScreen
 
 from .optimum import optimum_cost
 from .report import Figure

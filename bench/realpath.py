@@ -34,8 +34,8 @@ from companion.journal_sqlite import SqliteJournal
 from companion.sdnotify import Notifier
 from hardware.base import ButtonEdge, ButtonName, QuitRequested
 from hardware.build import build_table
-from hardware.bus import MUX_ADDRESSES, BusWriter, Transfer
 from hardware.config import TableConfig, parse_config
+from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Transfer
 
 from . import zero
 from .bot import BENCH_KEY, label_of, next_move, open_game

@@ -1,8 +1,8 @@
 """luma's stock full-frame driver as a seat screen: the baseline our partial updates beat.
 
 Every ``show`` is luma's own ``display()``: the whole 1 KiB frame, whatever changed. Swapped in
-for :class:`hardware.oled.OledScreen` it lets the same presses, on the same table, be counted
-on the bus both ways in one run.
+for :class:`hardware.drivers.oled.OledScreen` it lets the same presses, on the same table, be
+counted on the bus both ways in one run.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from luma.oled.device import ssd1306
 from PIL import Image
 
 from hardware.base import SeatScreen
-from hardware.bus import RecordingBus
+from hardware.drivers.bus import RecordingBus
 
 ADDRESS = 0x3C
 

@@ -16,7 +16,7 @@ from companion.app import App
 from companion.clock import FakeClock
 from companion.scripts import ScriptRunner, parse
 from hardware.base import ButtonName
-from hardware.bus import RecordingBus
+from hardware.drivers.bus import RecordingBus
 from hardware.headless import HeadlessTable
 
 from .bot import BENCH_KEY, label_of, next_move, open_game

@@ -189,7 +189,7 @@ def _ack_stream(fd: int | None) -> Iterator[TextIO | None]:
 
 
 def _terminal_table(count: int, events: queue.Queue, stack: contextlib.ExitStack):
-    from hardware.terminal import TerminalTable
+    from hardware.terminal.table import TerminalTable
 
     if not 1 <= count <= 8:
         raise ValueError(f"the simulated table has 1 to 8 seats, not {count}")
@@ -215,7 +215,7 @@ def _real_table(config, events: queue.SimpleQueue, stack: contextlib.ExitStack):
 
 def _window_table(count: int, events: queue.Queue, stack: contextlib.ExitStack):
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from hardware.pygame_window import WindowTable
+    from hardware.window.table import WindowTable
 
     window = stack.enter_context(WindowTable(range(1, count + 1), events.put))
     return window.hardware(), window.set_status
@@ -223,7 +223,7 @@ def _window_table(count: int, events: queue.Queue, stack: contextlib.ExitStack):
 
 def _public_window():
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from hardware.pygame_public import PublicWindow
+    from hardware.window.public import PublicWindow
 
     return PublicWindow(time.monotonic)
 

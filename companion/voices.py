@@ -18,9 +18,9 @@ from engine import registry
 from engine.narration import Narration
 from hardware.base import Speaker
 
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before hardware.voice imports pygame
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before drivers.voice imports pygame
 
-from hardware.voice import (  # noqa: E402
+from hardware.drivers.voice import (  # noqa: E402
     DEFAULT_VOICE,
     MaskingPlan,
     PromptCache,

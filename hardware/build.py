@@ -11,12 +11,12 @@ from gpiozero.pins import Factory
 from serial.tools.list_ports import comports
 
 from .base import SeatHardware, Sink, TableHardware
-from .bus import BusWriter, I2cBus, Tca9548a
 from .config import SeatConfig, TableConfig
-from .gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
-from .oled import OledScreen
-from .pod_discovery import PodFinder, PortLister
-from .pod_link import PodLink
+from .drivers.bus import BusWriter, I2cBus, Tca9548a
+from .drivers.gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
+from .drivers.oled import OledScreen
+from .pods.discovery import PodFinder, PortLister
+from .pods.link import PodLink
 
 log = logging.getLogger(__name__)
 

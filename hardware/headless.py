@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from .base import ButtonName, SeatHardware, Sink, TableHardware
-from .bus import RecordingBus
-from .gpio import GpioBuzzer, SeatButtons
-from .oled import OledScreen
+from .drivers.bus import RecordingBus
+from .drivers.gpio import GpioBuzzer, SeatButtons
+from .drivers.oled import OledScreen
 
 # BCM pin numbers as a direct-wired table would use them (hardware/README.md).
 ACT_PINS = (4, 17, 27, 22, 5, 6, 13, 19)

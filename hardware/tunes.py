@@ -7,9 +7,10 @@ import the engine, so tests/test_cues.py holds the tables to it, and every outpu
 all of it.
 
 A tune is a list of ``(note, seconds)`` steps; the note is a name gpiozero's ``Tone`` reads
-("C6") or None for a rest. Notes stay within A3..A7, the range :class:`hardware.gpio.GpioBuzzer`
-gives a passive piezo (which is loudest in the upper octaves). An active buzzer has one pitch:
-it plays the rhythm only, each note slightly shortened so repeated notes stay separate.
+("C6") or None for a rest. Notes stay within A3..A7, the range
+:class:`hardware.drivers.gpio.GpioBuzzer` gives a passive piezo (which is loudest in the upper
+octaves). An active buzzer has one pitch: it plays the rhythm only, each note slightly shortened
+so repeated notes stay separate.
 """
 
 from __future__ import annotations

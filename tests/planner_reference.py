@@ -1,9 +1,9 @@
 """The window planner as first written, on Window objects: the reference the integer
-planner in hardware/oled.py must agree with, window for window."""
+planner in hardware/drivers/oled.py must agree with, window for window."""
 
 from __future__ import annotations
 
-from hardware.oled import PAGES, WIDTH, Controller, Window, _changed_runs
+from hardware.drivers.oled import PAGES, WIDTH, Controller, Window, _changed_runs
 
 
 def reference_plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:

@@ -12,8 +12,8 @@ from PIL import Image
 
 from hardware.base import ButtonEdge, ButtonName
 from hardware.build import build_table
-from hardware.bus import RecordingBus
 from hardware.config import load_config, parse_config
+from hardware.drivers.bus import RecordingBus
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from hardware.bus import BusWriter, RecordingBus
-from hardware.oled import DISPLAY_OFF, OledScreen
+from hardware.drivers.bus import BusWriter, RecordingBus
+from hardware.drivers.oled import DISPLAY_OFF, OledScreen
 
 from .test_oled import Ram, clock_face
 

@@ -33,23 +33,23 @@ import hardware  # noqa: E402
 from engine.cues import Pattern, Tune  # noqa: E402
 from hardware import tunes  # noqa: E402
 from hardware.base import Buzzer, PublicPage, PublicScreen, Speaker, Vibrator  # noqa: E402
-from hardware.gpio import GpioBuzzer, GpioVibrator  # noqa: E402
-from hardware.pod_screen import PodBuzzer, PodVibrator  # noqa: E402
-from hardware.pygame_public import (  # noqa: E402
+from hardware.drivers.gpio import GpioBuzzer, GpioVibrator  # noqa: E402
+from hardware.drivers.voice import MixerSpeaker, PromptCache  # noqa: E402
+from hardware.pods.screen import PodBuzzer, PodVibrator  # noqa: E402
+from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator  # noqa: E402
+from hardware.window.public import (  # noqa: E402
     TUNE_SECONDS,
     PublicScene,
     PublicWindow,
     PygamePublicScreen,
     draw_public,
 )
-from hardware.pygame_seats import PANEL_SIZE, PanelLayout, draw_panel  # noqa: E402
-from hardware.pygame_window import (  # noqa: E402
+from hardware.window.seats import PANEL_SIZE, PanelLayout, draw_panel  # noqa: E402
+from hardware.window.table import (  # noqa: E402
     WindowBuzzer,
     WindowTable,
     WindowVibrator,
 )
-from hardware.terminal import TerminalBuzzer, TerminalTable, TerminalVibrator  # noqa: E402
-from hardware.voice import MixerSpeaker, PromptCache  # noqa: E402
 from podproto import wire  # noqa: E402
 from tests.test_terminal import GRID, Keyboard, open_table, screen  # noqa: E402
 
@@ -58,9 +58,10 @@ FRAME = 66  # columns of one seat's frame in the terminal
 
 
 def implementations(base: type) -> set[type]:
-    """Every concrete class in the hardware package that implements ``base``."""
-    for module in pkgutil.iter_modules(hardware.__path__):
-        importlib.import_module(f"hardware.{module.name}")
+    """Every concrete class in the hardware package (and its subpackages) that implements
+    ``base``."""
+    for module in pkgutil.walk_packages(hardware.__path__, "hardware."):
+        importlib.import_module(module.name)
     found, pending = set(), [base]
     while pending:
         for sub in pending.pop().__subclasses__():

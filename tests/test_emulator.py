@@ -18,9 +18,9 @@ from companion.app import App  # noqa: E402
 from companion.clock import FakeClock  # noqa: E402
 from companion.lobby import Lobby  # noqa: E402
 from hardware.base import ButtonEdge, ButtonName, QuitRequested  # noqa: E402
-from hardware.pygame_input import ButtonLatch, key_button  # noqa: E402
-from hardware.pygame_seats import OLED_SCALE  # noqa: E402
-from hardware.pygame_window import WindowScene, WindowTable  # noqa: E402
+from hardware.window.input import ButtonLatch, key_button  # noqa: E402
+from hardware.window.seats import OLED_SCALE  # noqa: E402
+from hardware.window.table import WindowScene, WindowTable  # noqa: E402
 
 from .golden import assert_golden  # noqa: E402
 

@@ -30,10 +30,10 @@ from engine import registry
 from engine.rng import SeededRandom
 from hardware.base import SeatLink
 from hardware.build import build_table
-from hardware.bus import RecordingBus
 from hardware.config import TableConfig, load_config
-from hardware.oled import page_bytes
-from hardware.pod_link import PodLink
+from hardware.drivers.bus import RecordingBus
+from hardware.drivers.oled import page_bytes
+from hardware.pods.link import PodLink
 from tests.pod_sim.harness import HANG_GUARD, SimPod
 
 EXAMPLES = example_tables()
@@ -93,7 +93,7 @@ class ExampleTable:
         self.hardware = build_table(self.config, self.events.put, pin_factory=self.factory,
                                     bus_factory=self._bus, pod_ports=self._ports)
         if name in PUBLIC_SCREEN:
-            from hardware.pygame_public import PublicWindow
+            from hardware.window.public import PublicWindow
 
             self.hardware.public = PublicWindow(self.clock, fullscreen=False)
         self.app = App(self.hardware, clock=self.clock,

@@ -11,7 +11,13 @@ from gpiozero.tones import Tone
 
 from hardware import tunes
 from hardware.base import ButtonEdge, ButtonName
-from hardware.gpio import PIEZO_MID_TONE, PIEZO_OCTAVES, GpioBuzzer, GpioVibrator, SeatButtons
+from hardware.drivers.gpio import (
+    PIEZO_MID_TONE,
+    PIEZO_OCTAVES,
+    GpioBuzzer,
+    GpioVibrator,
+    SeatButtons,
+)
 
 ENGINE_TUNES = ("start", "tick", "turn", "warning", "alarm", "win", "lose", "reveal", "error")
 TIMEOUT = 5.0

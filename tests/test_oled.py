@@ -14,8 +14,8 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw, ImageFont
 
-from hardware.bus import RecordingBus, Tca9548a, Transfer
-from hardware.oled import DISPLAY_OFF, DISPLAY_ON, OledScreen
+from hardware.drivers.bus import RecordingBus, Tca9548a, Transfer
+from hardware.drivers.oled import DISPLAY_OFF, DISPLAY_ON, OledScreen
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 

@@ -34,7 +34,7 @@ from hardware.base import (
     Speaker,
     Vibrator,
 )
-from hardware.gpio import GpioVibrator
+from hardware.drivers.gpio import GpioVibrator
 from hardware.headless import HeadlessTable
 from tests.dealing import deal
 

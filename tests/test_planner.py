@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.oled import CONTROLLERS, FRAME_BYTES, PAGES, WIDTH, plan
-from hardware.pod_screen import LINK
+from hardware.drivers.oled import CONTROLLERS, FRAME_BYTES, PAGES, WIDTH, plan
+from hardware.pods.screen import LINK
 
 from .planner_reference import reference_plan
 

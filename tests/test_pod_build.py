@@ -9,10 +9,10 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.base import SeatLink
 from hardware.build import build_table
-from hardware.bus import RecordingBus
 from hardware.config import parse_config
-from hardware.pod_link import PodLink
-from hardware.pod_screen import PodScreen
+from hardware.drivers.bus import RecordingBus
+from hardware.pods.link import PodLink
+from hardware.pods.screen import PodScreen
 from tests.pod_sim.harness import HANG_GUARD
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")

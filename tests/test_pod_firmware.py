@@ -30,12 +30,12 @@ from engine.api import Buzz
 from engine.cues import Tune
 from hardware.base import ButtonEdge, ButtonName, SeatLink
 from hardware.build import build_table
-from hardware.bus import RecordingBus
 from hardware.config import parse_config
-from hardware.oled import page_bytes
-from hardware.pod_discovery import PodFinder
-from hardware.pod_link import PodLink
-from hardware.pod_port import PodPort, open_serial
+from hardware.drivers.bus import RecordingBus
+from hardware.drivers.oled import page_bytes
+from hardware.pods.discovery import PodFinder
+from hardware.pods.link import PodLink
+from hardware.pods.port import PodPort, open_serial
 from podproto import VERSION, wire
 from tests.pod_sim.harness import (
     HANG_GUARD,
@@ -143,7 +143,7 @@ def test_pod_unplug_marks_the_seat_offline_at_once(table: Table, caplog) -> None
     """Pulling the pod's cable tells the other seats at the link's next read (at most
     READ_TIMEOUT): the port fails, no silence has to be waited out."""
     table.online()
-    with caplog.at_level(logging.WARNING, logger="hardware.pod_link"):
+    with caplog.at_level(logging.WARNING, logger="hardware.pods.link"):
         table.pod.unplug()
         table.online(False)
     assert " gone (" in caplog.text and "quiet for" not in caplog.text
@@ -168,7 +168,7 @@ def test_pod_hung_firmware_goes_offline_and_comes_back(table: Table, caplog) -> 
     """A pod that stops beating (frozen CPU, port still open) is dropped for its silence
     (QUIET_LIMIT: within 1 s), and is back with its screen when it runs again."""
     table.online()
-    with caplog.at_level(logging.WARNING, logger="hardware.pod_link"):
+    with caplog.at_level(logging.WARNING, logger="hardware.pods.link"):
         table.pod.freeze(True)
         table.online(False)
     assert "quiet for" in caplog.text

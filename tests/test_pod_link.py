@@ -16,10 +16,10 @@ import serial
 from serial.tools.list_ports_common import ListPortInfo
 
 from hardware.base import ButtonEdge, ButtonName
-from hardware.pod_discovery import PodFinder, pod_paths
-from hardware.pod_link import QUIET_LIMIT, PodSession
-from hardware.pod_port import READ_TIMEOUT, PodHello, PodPort, open_serial
-from hardware.pod_screen import PodScreen
+from hardware.pods.discovery import PodFinder, pod_paths
+from hardware.pods.link import QUIET_LIMIT, PodSession
+from hardware.pods.port import READ_TIMEOUT, PodHello, PodPort, open_serial
+from hardware.pods.screen import PodScreen
 from podproto import VERSION, wire
 from tests.pod_sim.harness import HANG_GUARD, usb_port
 

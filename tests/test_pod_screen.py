@@ -8,8 +8,8 @@ from PIL import Image
 from companion.composer import face_for
 from companion.render import render
 from engine.api import SeatView
-from hardware.oled import FRAME_BYTES, page_bytes
-from hardware.pod_screen import PodScreen, PodVibrator
+from hardware.drivers.oled import FRAME_BYTES, page_bytes
+from hardware.pods.screen import PodScreen, PodVibrator
 from podproto import wire
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")

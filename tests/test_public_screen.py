@@ -19,7 +19,7 @@ from companion.public_view import public_page  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.api import HourglassView, SeatView, SecretFace  # noqa: E402
 from hardware.base import Code  # noqa: E402
-from hardware.pygame_public import (  # noqa: E402
+from hardware.window.public import (  # noqa: E402
     FPS,
     POP_SECONDS,
     PUBLIC_SIZE,

@@ -24,8 +24,8 @@ from companion.render import render
 from engine import registry
 from engine.rng import SeededRandom, commitment
 from hardware.base import ButtonName, Code
-from hardware.terminal import TerminalTable
-from hardware.terminal_braille import braille_rows
+from hardware.terminal.braille import braille_rows
+from hardware.terminal.table import TerminalTable
 from tests.dealing import deal
 from tests.secrecy import (
     Table,

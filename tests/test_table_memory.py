@@ -15,7 +15,7 @@ from engine import registry
 from engine.api import Buzz, Vibrate
 from engine.cues import Tune
 from hardware.headless import HeadlessTable
-from hardware.pod_screen import PodBuzzer
+from hardware.pods.screen import PodBuzzer
 from podproto import wire
 
 THEY_LIVE = registry.get("they-live")

@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from hardware.base import ButtonEdge, ButtonName, QuitRequested
-from hardware.terminal import LEAVE_SCREEN, TerminalTable
-from hardware.terminal_compose import FRAME_WIDTH, display_width
+from hardware.terminal.compose import FRAME_WIDTH, display_width
+from hardware.terminal.table import LEAVE_SCREEN, TerminalTable
 
 GRID = (200, 60)
 POSITIONED_LINE = re.compile(r"\x1b\[(\d+);1H(?:\x1b\[J|(.*?)\x1b\[K)", re.S)

@@ -3,7 +3,7 @@
 import pytest
 from PIL import Image
 
-from hardware.terminal_braille import braille_rows
+from hardware.terminal.braille import braille_rows
 
 DARK = "\u2800"
 

@@ -1,6 +1,6 @@
 """Layout of the terminal table: seat frames, the grid, the focus view, status and help."""
 
-from hardware.terminal_compose import (
+from hardware.terminal.compose import (
     FRAME_HEIGHT,
     FRAME_WIDTH,
     Scene,

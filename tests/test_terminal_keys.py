@@ -3,7 +3,7 @@
 import pytest
 
 from hardware.base import ButtonEdge, ButtonName, QuitRequested
-from hardware.terminal_keys import KeyDecoder, ViewKey, seat_key_hint
+from hardware.terminal.keys import KeyDecoder, ViewKey, seat_key_hint
 
 ACT, PEEK = ButtonName.ACT, ButtonName.PEEK
 

@@ -23,14 +23,14 @@ from companion.voices import make_voices, masking_plan, prompt_texts  # noqa: E4
 from engine.api import Action, Buzz, Effect, Game, Narrate, SeatView, State  # noqa: E402
 from engine.narration import Narration, NarrationRun, Step  # noqa: E402
 from hardware.base import Speaker  # noqa: E402
-from hardware.headless import HeadlessTable  # noqa: E402
-from hardware.voice import (  # noqa: E402
+from hardware.drivers.voice import (  # noqa: E402
     MixerSpeaker,
     PromptCache,
     espeak_synthesizer,
     open_speaker,
     prompt_key,
 )
+from hardware.headless import HeadlessTable  # noqa: E402
 from tests.dealing import deal  # noqa: E402
 
 CHECK = Narration("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from serial.tools.list_ports_common import ListPortInfo
 
-from hardware.pod_discovery import POD_USB_ID
+from hardware.pods.discovery import POD_USB_ID
 from podproto import wire
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,7 +141,8 @@ class SimPod:
         os.write(self._pins, f"{PINS[button]} {0 if pressed else 1}\n".encode())
 
     def screen(self) -> tuple[bool, bytes]:
-        """Whether the display is on, and its RAM (page layout, as hardware.oled.page_bytes)."""
+        """Whether the display is on, and its RAM (page layout, as
+        hardware.drivers.oled.page_bytes)."""
         data = (self.home / "screen.bin").read_bytes()
         return data[0] == 1, data[1:]
 

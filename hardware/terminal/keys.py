@@ -15,7 +15,7 @@ import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .base import ButtonEdge, ButtonName, QuitRequested
+from ..base import ButtonEdge, ButtonName, QuitRequested
 
 ACT_DIGITS = "12345678"
 ACT_TAP_KEYS = "asdfghjk"

@@ -5,7 +5,7 @@ it one panel per seat with its OLED at scale, its ACT and PEEK buttons (clickabl
 mouse-down, released on mouse-up) and its keys; a seat's vibration shakes that seat's panel
 alone (marked "~~") while its motor would run; the bottom line shows the app's message and
 the buzzer's last tunes. The app's thread hands frames over through the screens; the pygame
-thread (:class:`~hardware.pygame_loop.PygameLoop`) draws them and turns keys, clicks and the
+thread (:class:`~hardware.window.loop.PygameLoop`) draws them and turns keys, clicks and the
 window's close button into :class:`ButtonEdge` and :class:`QuitRequested` events for the sink.
 """
 
@@ -20,10 +20,11 @@ from collections.abc import Callable, Iterable
 import pygame
 from PIL import Image
 
-from .base import ButtonEdge, Buzzer, QuitRequested, SeatHardware, Sink, TableHardware, Vibrator
-from .pygame_input import ButtonLatch, Holder, SeatButton, key_button
-from .pygame_loop import PygameLoop
-from .pygame_public import (
+from ..base import ButtonEdge, Buzzer, QuitRequested, SeatHardware, Sink, TableHardware, Vibrator
+from ..tunes import felt_seconds, heard
+from .input import ButtonLatch, Holder, SeatButton, key_button
+from .loop import PygameLoop
+from .public import (
     BACKGROUND,
     FPS,
     INK,
@@ -32,8 +33,7 @@ from .pygame_public import (
     draw_public,
     font,
 )
-from .pygame_seats import PANEL_SIZE, PanelLayout, WindowSeatScreen, draw_panel, oled_surface
-from .tunes import felt_seconds, heard
+from .seats import PANEL_SIZE, PanelLayout, WindowSeatScreen, draw_panel, oled_surface
 
 MAX_SEATS = 8
 COLUMNS = 4

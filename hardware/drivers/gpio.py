@@ -15,8 +15,8 @@ import gpiozero
 from gpiozero.pins import Factory
 from gpiozero.tones import Tone
 
-from . import tunes
-from .base import ButtonEdge, ButtonName, Buzzer, Sink, Vibrator
+from .. import tunes
+from ..base import ButtonEdge, ButtonName, Buzzer, Sink, Vibrator
 
 Clock = Callable[[], float]
 

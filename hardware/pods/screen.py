@@ -1,7 +1,7 @@
 """A pod seat's screen, motor and piezo, as the companion sees them: changed regions over the link.
 
 :class:`PodScreen` keeps the frame the app wants and the frame the pod is known to hold, and
-sends the cheapest windows between them (hardware/oled.py's plan, costed for the link: 4
+sends the cheapest windows between them (hardware/drivers/oled.py's plan, costed for the link: 4
 header bytes a window). A 1-second clock tick is a few dozen bytes, not 1 KiB. While no pod
 is attached, drawing changes nothing on the link and never raises: the link reports the seat
 offline, and when the pod is back the pod's RAM counts as unknown, so the app's redraw after
@@ -20,9 +20,9 @@ from PIL import Image
 
 from podproto import wire
 
-from .base import SCREEN_SIZE, Buzzer, SeatScreen, Vibrator
-from .oled import BLANK_FRAME, Controller, page_bytes, plan
-from .tunes import tune, vibration
+from ..base import SCREEN_SIZE, Buzzer, SeatScreen, Vibrator
+from ..drivers.oled import BLANK_FRAME, Controller, page_bytes, plan
+from ..tunes import tune, vibration
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from .base import SCREEN_SIZE
+from ..base import SCREEN_SIZE
 
 BRAILLE_BASE = 0x2800
 CELL_WIDTH = 2

@@ -3,7 +3,7 @@
 Every seat's OLED is drawn pixel for pixel in braille inside a labelled frame, the buzzer's
 tunes and the app's message show as status lines, a seat's vibration marks its own frame
 ("~~") while its motor would run, and keys press and hold each seat's ACT
-and PEEK (see :mod:`hardware.terminal_keys`). Frames are drawn in the caller's thread when a
+and PEEK (see :mod:`hardware.terminal.keys`). Frames are drawn in the caller's thread when a
 screen changes. The reader thread turns bytes into events for the sink; it also redraws, under
 the same lock, after keys that only the simulator knows (Tab, 0, ?, the hold toggles), since
 the app never learns of those and would otherwise leave the screen stale until its next frame.
@@ -23,7 +23,7 @@ from typing import IO, Any, TextIO
 
 from PIL import Image
 
-from .base import (
+from ..base import (
     ButtonName,
     Buzzer,
     QuitRequested,
@@ -33,11 +33,11 @@ from .base import (
     TableHardware,
     Vibrator,
 )
-from .terminal_braille import braille_rows
-from .terminal_compose import Scene, SeatPanel, compose, grid_size
-from .terminal_input import KeyboardMode, KeyReader
-from .terminal_keys import ACT_DIGITS, KeyDecoder, ViewKey
-from .tunes import felt_seconds, heard
+from ..tunes import felt_seconds, heard
+from .braille import braille_rows
+from .compose import Scene, SeatPanel, compose, grid_size
+from .input import KeyboardMode, KeyReader
+from .keys import ACT_DIGITS, KeyDecoder, ViewKey
 
 FALLBACK_SIZE = (80, 24)
 TUNES_SHOWN = 6

@@ -22,9 +22,9 @@ from functools import cache
 import pygame
 import segno
 
-from .base import Code, PublicPage, PublicScreen, Sand
-from .pygame_glass import GlassState, draw_glass
-from .pygame_loop import PygameLoop
+from ..base import Code, PublicPage, PublicScreen, Sand
+from .glass import GlassState, draw_glass
+from .loop import PygameLoop
 
 PUBLIC_SIZE = (1280, 720)
 FPS = 12  # frames per second while something moves; none while nothing does

@@ -22,7 +22,7 @@ import serial
 from serial.tools.list_ports import comports
 from serial.tools.list_ports_common import ListPortInfo
 
-from .pod_port import PodHello, PodPort, PodVersionError, handshake, open_serial
+from .port import PodHello, PodPort, PodVersionError, handshake, open_serial
 
 log = logging.getLogger(__name__)
 

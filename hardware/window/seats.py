@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import pygame
 from PIL import Image, ImageOps
 
-from .base import SCREEN_SIZE, ButtonName, SeatScreen
-from .pygame_public import font
-from .terminal_keys import ACT_DIGITS, ACT_TAP_KEYS, PEEK_TAP_KEYS
+from ..base import SCREEN_SIZE, ButtonName, SeatScreen
+from ..terminal.keys import ACT_DIGITS, ACT_TAP_KEYS, PEEK_TAP_KEYS
+from .public import font
 
 OLED_SCALE = 2
 OLED_LIT = (150, 215, 255)

@@ -35,8 +35,8 @@ from pathlib import Path
 import pygame
 from gpiozero.tones import Tone
 
-from . import tunes
-from .base import Speaker
+from .. import tunes
+from ..base import Speaker
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ send only the changed column spans through luma's ``command()``/``data()``:
 - SH1106 (page addressing only): per page ``0xB0|page``, low and high column nibbles (with the
   panel's +2 column offset), then the bytes of that page.
 
-The plan is the cheapest in bytes on the wire (see :mod:`hardware.bus` for the count): nearby
-spans on a page merge when one write is cheaper than two; for the SSD1306 consecutive pages
+The plan is the cheapest in bytes on the wire (see :mod:`hardware.drivers.bus` for the count):
+nearby spans on a page merge when one write is cheaper than two; for the SSD1306 consecutive pages
 merge into one window when that is cheaper; a frame that changed everywhere becomes one
 whole-frame window.
 """
@@ -32,7 +32,7 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
-from .base import SCREEN_SIZE, SeatScreen
+from ..base import SCREEN_SIZE, SeatScreen
 from .bus import BusWriter, I2cBus
 
 WIDTH, HEIGHT = SCREEN_SIZE

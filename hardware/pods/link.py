@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 from podproto import wire
 
-from .base import ButtonEdge, ButtonName, SeatLink, Sink
-from .pod_discovery import PodFinder
-from .pod_port import PodHello, PodPort
-from .pod_screen import PodBuzzer, PodScreen, PodVibrator
+from ..base import ButtonEdge, ButtonName, SeatLink, Sink
+from .discovery import PodFinder
+from .port import PodHello, PodPort
+from .screen import PodBuzzer, PodScreen, PodVibrator
 
 log = logging.getLogger(__name__)
 

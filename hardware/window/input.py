@@ -1,6 +1,6 @@
 """Keys and mouse buttons as seat buttons in the emulator window.
 
-The keys are the terminal simulator's (:mod:`hardware.terminal_keys`): seat N's ACT is the
+The keys are the terminal simulator's (:mod:`hardware.terminal.keys`): seat N's ACT is the
 Nth of ``1-8`` or ``a s d f g h j k``, its PEEK the Nth of ``q w e r t y u i``. pygame reports
 keys going up, so a held key is a held button here (no Shift toggles needed). One button can
 be held by several things at once (its two keys, the mouse on its on-screen button): the
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .base import ButtonName
-from .terminal_keys import BINDINGS
+from ..base import ButtonName
+from ..terminal.keys import BINDINGS
 
 SeatButton = tuple[int, ButtonName]
 Holder = tuple[str, int]  # ("key", keycode) or ("mouse", mouse button)

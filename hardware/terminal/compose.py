@@ -12,8 +12,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .terminal_braille import ROW_CHARS, ROW_COUNT
-from .terminal_keys import HELP_LINES, KEY_SUMMARY, seat_key_hint
+from .braille import ROW_CHARS, ROW_COUNT
+from .keys import HELP_LINES, KEY_SUMMARY, seat_key_hint
 
 FRAME_WIDTH = ROW_CHARS + 2
 FRAME_HEIGHT = ROW_COUNT + 2
