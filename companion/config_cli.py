@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hardware.config import ConfigError, load_config
+from hardware.config import load_config
+from hardware.exc import ConfigError
 
 from .service_dirs import Show, service_writable_dirs, state_dir_refusal, systemctl_show
 

@@ -139,7 +139,7 @@ def _load_config(path: str):
 
 def _reloaded(path: str | None, config):
     """table.toml read again; when it no longer validates, the one in use is kept."""
-    from hardware.config import ConfigError
+    from hardware.exc import ConfigError
 
     assert path is not None
     try:

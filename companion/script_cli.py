@@ -7,8 +7,9 @@ import queue
 from pathlib import Path
 
 from engine.rng import KEY_BYTES
+from hardware.exc import UnreadableFile
 from hardware.headless import HeadlessTable
-from hardware.textfile import UnreadableFile, read_small_text
+from hardware.textfile import read_small_text
 
 from .app import App
 from .clock import FakeClock

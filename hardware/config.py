@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
-from .textfile import UnreadableFile, read_small_text
+from .exc import ConfigError, UnreadableFile
+from .textfile import read_small_text
 
 DISPLAYS = ("ssd1306", "sh1106")
 BUZZER_TYPES = ("tonal", "active")
@@ -42,10 +43,6 @@ SECTION_KEYS = {
     "mux": ("bus", "address", "channel"),
 }
 POD_EXCLUDES = ("act", "peek", "vibrate", "display", "bus", "address", "mux", "rotate")
-
-
-class ConfigError(ValueError):
-    """table.toml is wrong; the message says where, what and how to fix it."""
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-
-class UnreadableFile(ValueError):
-    """The file cannot be read as the small text file we asked for; the message says why."""
+from .exc import UnreadableFile
 
 
 def read_small_text(path: str | Path, limit: int, what: str) -> str:

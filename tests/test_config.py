@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from hardware.config import (
     SECTION_KEYS,
-    ConfigError,
     MuxConfig,
     TableConfig,
     load_config,
     parse_config,
 )
+from hardware.exc import ConfigError
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 EXAMPLE = HARDWARE / "tables" / "kitchen.toml"

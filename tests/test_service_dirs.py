@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.config_cli import check_config
-from hardware.config import ConfigError
+from hardware.exc import ConfigError
 
 INSTALLED = "LoadState=loaded\nStateDirectory=table-companion\nReadWritePaths=\n"
 NOT_INSTALLED = "LoadState=not-found\nStateDirectory=\nReadWritePaths=\n"

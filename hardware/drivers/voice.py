@@ -37,6 +37,7 @@ from gpiozero.tones import Tone
 
 from .. import tunes
 from ..base import Speaker
+from ..exc import AudioUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +54,6 @@ TONE_LEVEL = 0.5  # of full scale: a tune stands out without drowning the voice
 TONE_FADE = 0.004  # seconds of fade at each end of a note: no click
 
 Synthesizer = Callable[[str, str, Path], None]  # (text, voice, WAV file to write)
-
-
-class AudioUnavailable(RuntimeError):
-    """No audio device could be opened: narration stays on the screens."""
 
 
 def prompt_key(text: str, voice: str) -> str:

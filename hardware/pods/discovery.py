@@ -22,7 +22,8 @@ import serial
 from serial.tools.list_ports import comports
 from serial.tools.list_ports_common import ListPortInfo
 
-from .port import PodHello, PodPort, PodVersionError, handshake, open_serial
+from ..exc import PodVersionError
+from .port import PodHello, PodPort, handshake, open_serial
 
 log = logging.getLogger(__name__)
 

@@ -16,6 +16,8 @@ import serial
 
 from podproto import VERSION, wire
 
+from ..exc import PodVersionError
+
 log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT = 0.5  # a running pod answers WHO within a few ms; a booting one within 0.3 s
@@ -24,10 +26,6 @@ READ_TIMEOUT = 0.1  # the link thread wakes at least this often to check the hea
 WRITE_TIMEOUT = 0.5  # a pod that stops reading must not hang the app's thread
 
 Opener = Callable[[str], serial.SerialBase]
-
-
-class PodVersionError(ValueError):
-    """The pod speaks another protocol version: its firmware and the companion differ."""
 
 
 @dataclass(frozen=True)

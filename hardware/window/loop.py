@@ -19,14 +19,12 @@ from typing import Protocol
 import pygame
 from PIL import Image
 
+from ..exc import WindowError
+
 START_TIMEOUT = 10.0
 WAKE = pygame.event.custom_type()
 CAPTURE = pygame.event.custom_type()
 MOUSE_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
-
-
-class WindowError(RuntimeError):
-    """No window could be opened (no display, no video driver)."""
 
 
 class Scene(Protocol):

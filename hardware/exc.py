@@ -1,0 +1,30 @@
+"""Every exception the hardware package raises of its own, under one root.
+
+Each keeps the builtin base it always had (a bad file is a ``ValueError``, a missing device a
+``RuntimeError``), so an ``except ValueError`` written before this module still catches it;
+:class:`HardwareError` lets a caller catch all of them at once.
+"""
+
+
+class HardwareError(Exception):
+    """Something in hardware/ failed in a way it names itself (not a library's error)."""
+
+
+class ConfigError(HardwareError, ValueError):
+    """table.toml is wrong; the message says where, what and how to fix it."""
+
+
+class UnreadableFile(HardwareError, ValueError):
+    """The file cannot be read as the small text file we asked for; the message says why."""
+
+
+class WindowError(HardwareError, RuntimeError):
+    """No window could be opened (no display, no video driver)."""
+
+
+class AudioUnavailable(HardwareError, RuntimeError):
+    """No audio device could be opened: narration stays on the screens."""
+
+
+class PodVersionError(HardwareError, ValueError):
+    """The pod speaks another protocol version: its firmware and the companion differ."""
