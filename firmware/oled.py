@@ -7,6 +7,8 @@ the Pi sends is copied into the buffer and only that window goes over I2C.
 
 import framebuf
 
+from podproto import wire
+
 WIDTH, HEIGHT, PAGES = 128, 64, 8
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns centred in the SH1106's 132
 
@@ -22,8 +24,8 @@ class Oled:
     """``kind`` is "ssd1306" or "sh1106"; ``rotate`` 0 or 180."""
 
     def __init__(self, i2c, kind: str = "ssd1306", address: int = 0x3C, rotate: int = 0) -> None:
-        if kind not in ("ssd1306", "sh1106"):
-            raise ValueError("display must be ssd1306 or sh1106, not " + str(kind))
+        if kind not in wire.CHIPS:
+            raise ValueError("display must be " + " or ".join(wire.CHIPS) + ", not " + str(kind))
         self.i2c = i2c
         self.kind = kind
         self.address = address

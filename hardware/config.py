@@ -18,10 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
+from podproto.wire import CHIPS
+
 from .exc import ConfigError, UnreadableFile
 from .textfile import read_small_text
 
-DISPLAYS = ("ssd1306", "sh1106")
+# What each of CHIPS usually comes on, in its order, for the message naming the known displays
+# (zip's strict fails at import if a chip is added without one).
+CHIP_MODULES = ('most 0.96"', 'most 1.3"')
+CHOICES = " or ".join(f'"{chip}"' for chip in CHIPS)
+KNOWN_DISPLAYS = " and ".join(f'"{chip}" ({module})'
+                              for chip, module in zip(CHIPS, CHIP_MODULES, strict=True))
 BUZZER_TYPES = ("tonal", "active")
 DISPLAY_ADDRESSES = (0x3C, 0x3D)
 MUX_ADDRESSES = range(0x70, 0x78)
@@ -283,14 +290,14 @@ class _Validator:
 
     def display(self, table: dict[str, object], path: tuple[object, ...], number: int) -> str:
         if "display" not in table:
-            self.fail(path, f'seat {number} has no display; add display = "ssd1306" or '
-                      '"sh1106" (the controller chip named on the OLED module)')
+            self.fail(path, f"seat {number} has no display; add display = {CHOICES} "
+                      "(the controller chip named on the OLED module)")
         display = table["display"]
-        if display not in DISPLAYS:
-            close = difflib.get_close_matches(str(display).lower(), DISPLAYS, n=1)
+        if display not in CHIPS:
+            close = difflib.get_close_matches(str(display).lower(), CHIPS, n=1)
             hint = f'did you mean "{close[0]}"? ' if close else ""
             self.fail((*path, "display"), f"seat {number}: unknown display {_show(display)}; "
-                      f'{hint}known: "ssd1306" (most 0.96") and "sh1106" (most 1.3")')
+                      f"{hint}known: {KNOWN_DISPLAYS}")
         return str(display)
 
     def seat_bus(self, table: dict[str, object], path: tuple[object, ...],

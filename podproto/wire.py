@@ -35,7 +35,11 @@ BUZZ = 0x84
 HOST_BEAT = 0x85
 REJECT = 0x86
 
-DISPLAYS = ("none", "ssd1306", "sh1106")
+# The OLED controllers a seat's display can be: ONE list for table.toml's ``display``, the Pi's
+# driver (hardware/drivers/oled.py) and the pod's (firmware/oled.py). HELLO's display byte is
+# the index in DISPLAYS, 0 for a pod without a display.
+CHIPS = ("ssd1306", "sh1106")
+DISPLAYS = ("none",) + CHIPS
 BUTTONS = ("act", "peek")
 HAS_PEEK, HAS_VIBRATOR, HAS_PIEZO = 1, 2, 4  # HELLO feature bits
 

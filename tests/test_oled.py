@@ -15,7 +15,8 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw, ImageFont
 
 from hardware.drivers.bus import RecordingBus, Tca9548a, Transfer
-from hardware.drivers.oled import DISPLAY_OFF, DISPLAY_ON, OledScreen
+from hardware.drivers.oled import CONTROLLERS, DISPLAY_OFF, DISPLAY_ON, OledScreen
+from podproto.wire import CHIPS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -166,6 +167,11 @@ rectangles = st.lists(
               st.integers(0, 1)),
     max_size=4,
 )
+
+
+def test_oled_drives_every_chip_table_toml_accepts() -> None:
+    """The chips are one list (podproto.wire.CHIPS); the Pi has a controller for each."""
+    assert tuple(CONTROLLERS) == CHIPS
 
 
 @settings(max_examples=40, deadline=None)
