@@ -9,6 +9,7 @@ step, the Lookout may flip the hourglass.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate
@@ -19,6 +20,20 @@ from engine.games.staying_alive.steps import PlayData, TurnMenu
 
 if TYPE_CHECKING:
     from engine.games.staying_alive.state import StayingAliveState
+
+
+class Strain(StrEnum):
+    """The strain check's answers, after ``check:`` in the action id (journaled: keep them)."""
+
+    LOW = "low"
+    HIGH = "high"
+
+
+class KeyResult(StrEnum):
+    """How the Key went, after ``key:`` in the action id (journaled: keep them)."""
+
+    RIGHT = "right"
+    WRONG = "wrong"
 
 
 # --- offers --------------------------------------------------------------------------------------
@@ -66,8 +81,8 @@ def _play_actions(state: StayingAliveState) -> list[Action]:
 def _more_actions(state: StayingAliveState) -> list[Action]:
     actions = [_goal_action(state, m) for m in state.goals() if m != state.key_module()]
     if state.key_module() is not None and not state.other_goals_left():
-        actions += [Action("key:right", "Key: all correct", True),
-                    Action("key:wrong", "Key: a card wrong", True)]
+        actions += [Action(f"key:{KeyResult.RIGHT}", "Key: all correct", True),
+                    Action(f"key:{KeyResult.WRONG}", "Key: a card wrong", True)]
     if state.deck > 0:
         actions.append(Action("deck:-1", "Deck -1", True))
     if state.deck < state.setup.cards_in_play:
@@ -84,8 +99,8 @@ def _goal_action(state: StayingAliveState, module: int) -> Action:
 
 def _check_actions(state: StayingAliveState) -> list[Action]:
     if state.deck > 0:
-        return [Action("check:low", f"Strain under {STRAIN_LIMIT}", True),
-                Action("check:high", f"Strain {STRAIN_LIMIT}+: lose 1", True)]
+        return [Action(f"check:{Strain.LOW}", f"Strain under {STRAIN_LIMIT}", True),
+                Action(f"check:{Strain.HIGH}", f"Strain {STRAIN_LIMIT}+: lose 1", True)]
     actions = [Action("stay", "Stay (lose 1)", True)]
     if state.escape_blocker() is None:
         actions.append(Action("escape", "Escape...", True))
@@ -175,7 +190,7 @@ def toggle_goal(state: StayingAliveState, seat: int, arg: str, now: float) -> li
 
 
 def use_key(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    return end.key_used(state, arg == "right", now)
+    return end.key_used(state, arg == KeyResult.RIGHT, now)
 
 
 def correct_deck(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -185,7 +200,7 @@ def correct_deck(state: StayingAliveState, seat: int, arg: str, now: float) -> l
 
 def check_strain(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
     """5 or more strain in hand costs 1 stamina; then the turn passes."""
-    lost = end.take_stamina(state, seat, 1, now) if arg == "high" else []
+    lost = end.take_stamina(state, seat, 1, now) if arg == Strain.HIGH else []
     if not state.is_terminal():
         state.acted(seat)
     return lost
@@ -193,7 +208,7 @@ def check_strain(state: StayingAliveState, seat: int, arg: str, now: float) -> l
 
 def stay(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
     """With the deck empty, staying costs 1 stamina like a failed strain check."""
-    return check_strain(state, seat, "high", now)
+    return check_strain(state, seat, Strain.HIGH, now)
 
 
 def escape_with_strain(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
