@@ -1,7 +1,9 @@
 """One game of Staying Alive in progress: the facts the companion keeps for the table.
 
 The cards stay on the table; the state keeps the deck count, stamina, who holds which role,
-the target modules marked done, who escaped, whose turn it is and the hourglass.
+the target modules marked done, who escaped, whose turn it is and the hourglass. The
+hourglass is a lasting fact: it runs across the turn's steps, stops at a pause and lies down
+at the end. What one step alone keeps lives with that step (``steps.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from engine.games.staying_alive.cards import (
     target_modules,
 )
 from engine.games.staying_alive.deal import plan
+from engine.games.staying_alive.steps import DeckData
 from engine.hourglass import Hourglass
 from engine.phases import PhasedState
 from engine.rng import SeededRandom
@@ -38,16 +41,14 @@ class StayingAliveState(PhasedState):
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
         self.setup = plan(seats, options, self.rng)
-        self.steps_done: set[int] = set()
-        self.ready: set[int] = set()
         self.roles: dict[int, Role | None] = dict(self.setup.roles)
         self.stamina = dict(self.setup.stamina)
         self.lost = dict.fromkeys(seats, 0)
         self.deck = self.setup.deck_after_draw
         self.goals_done: set[int] = set()
         self.escaped: list[int] = []
-        self.turn: int | None = None
-        self.drew = False
+        # The Lookout takes the first turn, once its free flip has started the glass.
+        self.turn = next(seat for seat, role in self.roles.items() if role == LOOKOUT)
         self.hourglass = Hourglass.full_bottom(float(options["hourglass"]))
         self.warned: set[float] = set()
         self.glass_ran_before_pause = False
@@ -61,7 +62,7 @@ class StayingAliveState(PhasedState):
                      if role == LOOKOUT and s not in self.escaped), None)
 
     def left_of_turn(self) -> int | None:
-        return self.ring.left_of(self.turn, self.escaped) if self.turn is not None else None
+        return self.ring.left_of(self.turn, self.escaped)
 
     def stamina_limit(self, seat: int) -> int:
         if seat == self.setup.strong_lookout and self.lost[seat] < STRONG_LOOKOUT_LOSS:
@@ -70,7 +71,13 @@ class StayingAliveState(PhasedState):
 
     def pending_setup_steps(self, seat: int) -> list[int]:
         """The deck-building steps shown on ``seat`` that the table has not done yet."""
-        return [i for i in self.setup.steps_for(seat) if i not in self.steps_done]
+        done = self.data_of(DeckData).steps_done
+        return [i for i in self.setup.steps_for(seat) if i not in done]
+
+    def has_open(self, seat: int, menu: str) -> bool:
+        """Whether ``seat`` has the phase's menu ``menu`` open (what its screen asks)."""
+        opened = self.menus.get(seat)
+        return opened is not None and opened.name == menu
 
     # --- the target modules -----------------------------------------------------------------
 

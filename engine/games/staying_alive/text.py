@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import SecretFace
 from engine.games.staying_alive.cards import DATA, HAND, ROLES, STRAIN_LIMIT, Role, base_cards
+from engine.games.staying_alive.steps import PlayData, Step, TurnMenu
 from engine.text import screen_lines
 
 if TYPE_CHECKING:
@@ -114,7 +115,8 @@ def lookout_line(state: StayingAliveState) -> str:
 def draw_prompt(state: StayingAliveState) -> str:
     """Under the big digits only this line shows: the seat on turn sees its stamina here."""
     stamina = state.stamina[state.turn]
-    return f"Draw 1, stamina {stamina}" if state.drew else f"No draw, stamina {stamina}"
+    drew = state.data_of(PlayData).drew
+    return f"Draw 1, stamina {stamina}" if drew else f"No draw, stamina {stamina}"
 
 
 def check_prompt(state: StayingAliveState) -> str:
@@ -148,14 +150,14 @@ def role_face(state: StayingAliveState, seat: int) -> SecretFace:
 def step_help(state: StayingAliveState, seat: int) -> tuple[str, ...]:
     if seat in state.escaped:
         return ESCAPED_HELP
-    if state.phase == "deck":
+    if state.phase == Step.DECK:
         return DECK_HELP
-    if state.phase == "start":
+    if state.phase == Step.START:
         return LOOKOUT_START_HELP if seat == state.lookout() else START_HELP
     if seat != state.turn:
         return SILENCE_HELP
-    if state.phase == "check":
-        return STRAIN_HELP if state.deck else STAY_OR_ESCAPE_HELP
-    if state.phase == "escape":
+    if state.has_open(seat, TurnMenu.ESCAPE):
         return ESCAPE_HELP
-    return TURN_HELP if state.phase in ("play", "more") else ()
+    if state.phase == Step.CHECK:
+        return STRAIN_HELP if state.deck else STAY_OR_ESCAPE_HELP
+    return TURN_HELP if state.phase == Step.PLAY else ()

@@ -1,25 +1,42 @@
 """The play phases of Staying Alive: a turn's steps, and the Lookout's flip in every one.
 
 A turn goes "play" (draw 1 by itself, then up to 2 actions, entered as what they cost) ->
-"check" (the strain check, or once the deck is empty stay or escape) -> "escape" (how much
-strain the escaper holds); "more" holds the rarely used corrections beside "play". Whatever
-the step, the Lookout may flip the hourglass.
+"check" (the strain check, or once the deck is empty stay or escape); beside them the seat on
+turn may open a menu with a "Back": "more" in "play" (the rarely used corrections, the target
+modules, the Key) and "escape" in "check" (how much strain the escaper holds). Whatever the
+step, the Lookout may flip the hourglass.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate
 from engine.cues import Tune
 from engine.games.staying_alive import end
 from engine.games.staying_alive.cards import LOOKOUT, MODULES, STRAIN_LIMIT
+from engine.games.staying_alive.steps import PlayData, TurnMenu
 
 if TYPE_CHECKING:
     from engine.games.staying_alive.state import StayingAliveState
 
 
-# --- offers ----------------------------------------------------------------------------------
+class Strain(StrEnum):
+    """The strain check's answers, after ``check:`` in the action id (journaled: keep them)."""
+
+    LOW = "low"
+    HIGH = "high"
+
+
+class KeyResult(StrEnum):
+    """How the Key went, after ``key:`` in the action id (journaled: keep them)."""
+
+    RIGHT = "right"
+    WRONG = "wrong"
+
+
+# --- offers --------------------------------------------------------------------------------------
 
 
 def offer_play(state: StayingAliveState, seat: int) -> list[Action]:
@@ -27,7 +44,8 @@ def offer_play(state: StayingAliveState, seat: int) -> list[Action]:
 
 
 def offer_more(state: StayingAliveState, seat: int) -> list[Action]:
-    return _with_flip(state, seat, _more_actions(state) if seat == state.turn else [])
+    """The "more" menu, open for the seat on turn only."""
+    return _with_flip(state, seat, _more_actions(state))
 
 
 def offer_check(state: StayingAliveState, seat: int) -> list[Action]:
@@ -35,7 +53,8 @@ def offer_check(state: StayingAliveState, seat: int) -> list[Action]:
 
 
 def offer_escape(state: StayingAliveState, seat: int) -> list[Action]:
-    return _with_flip(state, seat, _escape_actions(state) if seat == state.turn else [])
+    """The "escape" menu, open for the seat on turn only."""
+    return _with_flip(state, seat, _escape_actions(state))
 
 
 def _with_flip(state: StayingAliveState, seat: int, turn: list[Action]) -> list[Action]:
@@ -62,8 +81,8 @@ def _play_actions(state: StayingAliveState) -> list[Action]:
 def _more_actions(state: StayingAliveState) -> list[Action]:
     actions = [_goal_action(state, m) for m in state.goals() if m != state.key_module()]
     if state.key_module() is not None and not state.other_goals_left():
-        actions += [Action("key:right", "Key: all correct", True),
-                    Action("key:wrong", "Key: a card wrong", True)]
+        actions += [Action(f"key:{KeyResult.RIGHT}", "Key: all correct", True),
+                    Action(f"key:{KeyResult.WRONG}", "Key: a card wrong", True)]
     if state.deck > 0:
         actions.append(Action("deck:-1", "Deck -1", True))
     if state.deck < state.setup.cards_in_play:
@@ -80,8 +99,8 @@ def _goal_action(state: StayingAliveState, module: int) -> Action:
 
 def _check_actions(state: StayingAliveState) -> list[Action]:
     if state.deck > 0:
-        return [Action("check:low", f"Strain under {STRAIN_LIMIT}", True),
-                Action("check:high", f"Strain {STRAIN_LIMIT}+: lose 1", True)]
+        return [Action(f"check:{Strain.LOW}", f"Strain under {STRAIN_LIMIT}", True),
+                Action(f"check:{Strain.HIGH}", f"Strain {STRAIN_LIMIT}+: lose 1", True)]
     actions = [Action("stay", "Stay (lose 1)", True)]
     if state.escape_blocker() is None:
         actions.append(Action("escape", "Escape...", True))
@@ -111,36 +130,32 @@ def why_not_in_play(state: StayingAliveState, seat: int, action_id: str) -> str:
     return "Not now"
 
 
-# --- rules: moving between the turn's steps --------------------------------------------------
+# --- rules: the turn's steps and menus -----------------------------------------------------------
 
 
 def end_actions(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
     """"End turn": the actions are over; the strain check closes the turn."""
-    state.phase = "check"
+    state.acted(seat)
     return []
 
 
 def open_more(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "more"
-    return []
-
-
-def back_to_play(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "play"
+    state.open_menu(seat, TurnMenu.MORE)
     return []
 
 
 def open_escape(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "escape"
+    state.open_menu(seat, TurnMenu.ESCAPE)
     return []
 
 
-def back_to_check(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "check"
+def back(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Every menu's way back, to the step it was opened in."""
+    state.close_menu(seat)
     return []
 
 
-# --- rules: what the table enters ------------------------------------------------------------
+# --- rules: what the table enters ----------------------------------------------------------------
 
 
 def flip_hourglass(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -164,6 +179,7 @@ def gain_one(state: StayingAliveState, seat: int, arg: str, now: float) -> list[
 
 def swap_role_left(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
     left = state.left_of_turn()
+    assert left is not None, "the swap is offered only with a seat to the left"
     state.roles[seat], state.roles[left] = state.roles[left], state.roles[seat]
     return [Narrate(f"Seat {seat} and Seat {left} swapped roles")]
 
@@ -174,7 +190,7 @@ def toggle_goal(state: StayingAliveState, seat: int, arg: str, now: float) -> li
 
 
 def use_key(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    return end.key_used(state, arg == "right", now)
+    return end.key_used(state, arg == KeyResult.RIGHT, now)
 
 
 def correct_deck(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -184,13 +200,15 @@ def correct_deck(state: StayingAliveState, seat: int, arg: str, now: float) -> l
 
 def check_strain(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
     """5 or more strain in hand costs 1 stamina; then the turn passes."""
-    lost = end.take_stamina(state, seat, 1, now) if arg == "high" else []
-    return lost if state.is_terminal() else [*lost, *_next_turn(state)]
+    lost = end.take_stamina(state, seat, 1, now) if arg == Strain.HIGH else []
+    if not state.is_terminal():
+        state.acted(seat)
+    return lost
 
 
 def stay(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
     """With the deck empty, staying costs 1 stamina like a failed strain check."""
-    return check_strain(state, seat, "high", now)
+    return check_strain(state, seat, Strain.HIGH, now)
 
 
 def escape_with_strain(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -204,22 +222,23 @@ def escape_with_strain(state: StayingAliveState, seat: int, arg: str, now: float
     won = end.win_if_everyone_escaped(state, now)
     if won:
         return won
-    news = f"Seat {seat} escaped" + (": no more flips" if was_lookout else "")
-    return [Narrate(news), *_next_turn(state)]
+    state.acted(seat)
+    return [Narrate(f"Seat {seat} escaped" + (": no more flips" if was_lookout else ""))]
 
 
-# --- turns -----------------------------------------------------------------------------------
+# --- turns: how one begins and ends --------------------------------------------------------------
 
 
-def begin_turn(state: StayingAliveState, seat: int) -> list[Effect]:
+def begin_turn(state: StayingAliveState, now: float) -> list[Effect]:
     """The turn's first step, drawing a card, happens by itself when the deck has one."""
-    state.turn = seat
-    state.phase = "play"
-    state.drew = state.deck > 0
-    state.deck -= int(state.drew)
+    drew = state.deck > 0
+    state.deck -= int(drew)
+    state.data = PlayData(drew)
     return [Buzz(Tune.TURN)]
 
 
-def _next_turn(state: StayingAliveState) -> list[Effect]:
+def pass_turn(state: StayingAliveState, now: float) -> list[Effect]:
+    """The turn passes left, over the seats that escaped (to the same seat if nobody is left)."""
     following = state.ring.left_of(state.turn, state.escaped)
-    return begin_turn(state, state.turn if following is None else following)
+    state.turn = state.turn if following is None else following
+    return []

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import HourglassView, SeatView
 from engine.games.staying_alive import text
+from engine.games.staying_alive.steps import DeckData, TurnMenu
 from engine.text import screen_lines
 
 if TYPE_CHECKING:
@@ -27,21 +28,22 @@ def deck_view(state: StayingAliveState, seat: int | None, now: float) -> SeatVie
 
 
 def _deck_view(state: StayingAliveState, seat: int | None) -> SeatView:
+    done = state.data_of(DeckData).steps_done
     if seat is None:
-        steps = f"Deck steps {len(state.steps_done)}/{len(state.setup.steps)}"
-        ready = f"Ready {len(state.ready)}/{len(state.seats)}"
+        steps = f"Deck steps {len(done)}/{len(state.setup.steps)}"
+        ready = f"Ready {len(state.seats) - len(state.waiting_for)}/{len(state.seats)}"
         return SeatView("Setup", (steps, ready, text.lookout_line(state)))
     pending = state.pending_setup_steps(seat)
     if pending:
         page = state.setup.steps[pending[0]]
         return SeatView(page.title, page.lines, highlight=True)
-    left = len(state.setup.steps) - len(state.steps_done)
+    left = len(state.setup.steps) - len(done)
     if left:
         return SeatView("Setup", ("Wait: the deck is", "being built:", f"{left} step(s) left"))
-    if seat not in state.ready:
+    if seat in state.waiting_for:
         page = text.role_page(state.roles[seat], state.stamina[seat])
         return SeatView(page.title, page.lines, highlight=True)
-    return SeatView("Ready", ("Waiting for", f"{len(state.seats) - len(state.ready)} more seat(s)"))
+    return SeatView("Ready", ("Waiting for", f"{len(state.waiting_for)} more seat(s)"))
 
 
 def start_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
@@ -58,23 +60,18 @@ def _start_view(state: StayingAliveState, seat: int | None) -> SeatView:
                     (text.role_line(state, seat), text.deck_line(state)))
 
 
-# --- a turn: the same screens, the seat on turn told its step --------------------------------
+# --- a turn: the same screens, the seat on turn told its step or its open menu --------------
 
 
 def play_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
-    return _turn_view(state, seat, now, text.draw_prompt(state))
-
-
-def more_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
-    return _turn_view(state, seat, now, text.MORE_PROMPT)
+    more = state.has_open(state.turn, TurnMenu.MORE)
+    return _turn_view(state, seat, now, text.MORE_PROMPT if more else text.draw_prompt(state))
 
 
 def check_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
-    return _turn_view(state, seat, now, text.check_prompt(state))
-
-
-def escape_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
-    return _turn_view(state, seat, now, text.ESCAPE_PROMPT)
+    escaping = state.has_open(state.turn, TurnMenu.ESCAPE)
+    return _turn_view(state, seat, now,
+                      text.ESCAPE_PROMPT if escaping else text.check_prompt(state))
 
 
 def _turn_view(state: StayingAliveState, seat: int | None, now: float, step: str) -> SeatView:
