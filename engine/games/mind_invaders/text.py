@@ -73,7 +73,7 @@ def phase_help(state: MindInvadersState, seat: int) -> tuple[str, ...]:
         return _OUT_HELP
     if seat in state.menus:
         return _MENU_HELP
-    if seat not in state.waiting() and state.phase != "setup":
+    if seat not in state.awaited() and state.phase != "setup":
         return _WAIT_HELP
     if state.phase == "hidden":
         return _FIRST_HIDDEN_HELP if state.round == 1 else _LATER_HIDDEN_HELP
