@@ -14,7 +14,7 @@ from engine.phases import OpenMenu, PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
-from .cards import ALIEN, HUMAN, ORDINALS, character_pool, floor_size
+from .cards import ALIEN, HUMAN, ORDINALS, Character, character_pool, floor_size
 from .text import character_phrase
 
 
@@ -30,7 +30,7 @@ class MindInvadersState(PhasedState):
         super().__init__(seats, options, seed)
         rng = SeededRandom(seed)
         self.ring = Ring(seats)
-        self.characters: dict[int, str] = deal_one_each(
+        self.characters: dict[int, Character] = deal_one_each(
             character_pool(len(seats)), self.seats, rng
         ).hands
         self.first: int = rng.choice(self.seats)  # who holds the 1st Initiative card
