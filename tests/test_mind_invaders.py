@@ -43,9 +43,9 @@ def started(state: MindInvadersState) -> MindInvadersState:
 
 def play_contest(state: MindInvadersState, intensify: frozenset[int] = frozenset()) -> None:
     """Block, one round of II-IV where only ``intensify`` stay green, then all hold."""
-    state.apply(state.queue[0], "blocked", 0.0)
+    state.apply(state.waiting_for[0], "blocked", 0.0)
     while state.phase in ("hidden", "reveal", "hold"):
-        seat = state.queue[0]
+        seat = state.waiting_for[0]
         if state.phase == "hidden":
             state.apply(seat, "played", 0.0)
         elif state.phase == "reveal":
@@ -149,7 +149,7 @@ def test_setup_shows_initiative_and_hotel_size() -> None:
 def test_contest_starts_with_block_by_initiative_one() -> None:
     """When all are ready, only the 1st Initiative seat is asked to block."""
     state = started(new_game(4, 2))
-    assert state.waiting() == {state.first}
+    assert set(state.awaited()) == {state.first}
     assert [a.id for a in state.legal_actions(state.first)][0] == "blocked"
     assert state.view(state.first, 0.0).highlight
 
@@ -163,7 +163,7 @@ def test_contest_phases_follow_initiative_order() -> None:
                      *state.seats[:state.seats.index(state.first)]]
     for phase, action in (("hidden", "played"), ("reveal", "revealed"), ("hold", "intensify")):
         for seat in order:
-            assert state.phase == phase and state.waiting() == {seat}
+            assert state.phase == phase and set(state.awaited()) == {seat}
             state.apply(seat, action, 0.0)
 
 
@@ -178,7 +178,7 @@ def test_contest_rulebook_example_intensify_repeats_for_green_seats_only() -> No
     state.apply(maria, "hold", 0.0)
     assert state.view(maria, 0.0).lines[-1] == "1st: RED"
     state.apply(andrea, "intensify", 0.0)
-    assert state.phase == "hidden" and state.queue == [andrea]
+    assert state.phase == "hidden" and state.waiting_for == [andrea]
     assert "Resource needs Power" in state.view(andrea, 0.0).lines
     assert state.view(andrea, 0.0).lines[-1] == "2nd: GREEN"
     state.apply(andrea, "played", 0.0)
@@ -215,8 +215,8 @@ def test_cleanup_only_seats_with_power_cards_play_next() -> None:
         state.apply(seat, "power:yes" if seat in (1, 3) else "power:no", 0.0)
     assert state.phase == "block" and state.participants == {1, 3}
     assert state.view(2, 0.0).lines[-1].endswith("no Power cards")
-    state.apply(state.queue[0], "blocked", 0.0)
-    assert set(state.queue) == {1, 3}
+    state.apply(state.waiting_for[0], "blocked", 0.0)
+    assert set(state.waiting_for) == {1, 3}
 
 
 def test_cleanup_the_block_skips_a_1st_holder_without_power_cards() -> None:
@@ -229,11 +229,11 @@ def test_cleanup_the_block_skips_a_1st_holder_without_power_cards() -> None:
     assert state.first == 1 and state.initiative_order() == [1, 2, 3, 4]
     effects = [e for seat in state.seats
                for e in state.apply(seat, "power:no" if seat == 1 else "power:yes", 0.0)]
-    assert state.phase == "block" and state.waiting() == {2}
+    assert state.phase == "block" and set(state.awaited()) == {2}
     assert Narrate("Contest 2: Seat 2 blocks a card on the lower floor.") in effects
     assert "blocked" not in [a.id for a in state.legal_actions(1)]
     state.apply(2, "blocked", 0.0)
-    assert state.phase == "hidden" and state.queue == [2, 3, 4]
+    assert state.phase == "hidden" and state.waiting_for == [2, 3, 4]
 
 
 def test_cleanup_nobody_with_power_cards_takes_them_all_back() -> None:
@@ -329,7 +329,7 @@ def test_elimination_of_the_first_player_passes_the_first_card_on() -> None:
     state = started(game_where(3, lambda s: s.first == 2))
     state.apply(2, "eliminated", 0.0)
     state.apply(2, "out", 0.0)
-    assert state.first == 3 and state.waiting() == {3}
+    assert state.first == 3 and set(state.awaited()) == {3}
 
 
 def test_elimination_during_cleanup_drops_the_seat_from_the_next_contest() -> None:
@@ -347,7 +347,7 @@ def test_elimination_during_cleanup_drops_the_seat_from_the_next_contest() -> No
     state.apply(3, "power:yes", 0.0)
     assert state.phase == "block" and state.participants == {1, 3}
     play_contest(state)
-    assert state.phase == "collect" and state.waiting() == {1, 3}
+    assert state.phase == "collect" and set(state.awaited()) == {1, 3}
     collect_all(state)
     assert state.phase == "cleanup"
 

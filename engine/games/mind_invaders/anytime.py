@@ -1,29 +1,43 @@
 """What a seat may do at any moment of a contest: investigate another seat, or declare that
 its cards meet its victory or an elimination condition.
 
-The companion cannot see the cards, so each of these opens a menu that says what to check
-(and what to discard) before the seat confirms, with a Cancel for a press made by mistake.
+The companion cannot see the cards, so each of these opens a menu (:data:`MENUS`) that says
+what to check (and what to discard) before the seat confirms, with a Cancel for a press made
+by mistake. The menu is the seat's, not the step's: one left open as the table moves to the
+next step stays open there (:func:`carry_menus`).
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
 from engine.api import Action, Buzz, Effect, Narrate, Reveal
 from engine.cues import Tune
+from engine.phases import Hook, Menu, OpenMenu, Rule
 
 from . import end
 from .cards import ORDINALS
-from .state import MindInvadersState
-from .step import carry_on
 from .text import character_phrase
+
+if TYPE_CHECKING:
+    from .state import MindInvadersState
+
+
+class MenuName(StrEnum):
+    """The anytime menus, each named after the press that opens it."""
+
+    INVESTIGATE = "investigate"
+    TARGET = "target"  # opened on the seat to investigate
+    VICTORY = "victory"
+    ELIMINATED = "eliminated"
 
 
 def offer(state: MindInvadersState, seat: int, step_actions: list[Action]) -> list[Action]:
-    """A seat's open menu; else the step's actions if the step waits for it, then these."""
+    """The step's actions if the step waits for the seat, then the anytime presses."""
     if seat not in state.alive():
         return []
-    if seat in state.menus:
-        return _menu_actions(state, seat)
-    actions = step_actions if seat in state.waiting() else []
+    actions = step_actions if seat in state.awaited() else []
     anytime = [
         Action("victory", "My goal is met...", True),
         Action("eliminated", "I am eliminated...", True),
@@ -33,45 +47,70 @@ def offer(state: MindInvadersState, seat: int, step_actions: list[Action]) -> li
     return actions + anytime
 
 
-def _menu_actions(state: MindInvadersState, seat: int) -> list[Action]:
-    menu, target = state.menus[seat]
-    cancel = Action("cancel", "Cancel", True)
-    if menu == "investigate":
-        targets = state.investigation_targets(seat)
-        return [Action(f"target:{t}", f"Seat {t}", True) for t in targets] + [cancel]
-    if menu == "target":
-        return [Action(f"reveal:{target}", f"Reveal Seat {target}"), cancel]
-    if menu == "victory":
-        return [Action("win", "Confirm: I win"), cancel]
-    return [Action("out", "Confirm: I am out", True), cancel]
+# --- what each menu offers: its choices, then Cancel ----------------------------------------
+
+_CANCEL = Action("cancel", "Cancel", True)
+
+
+def _offer_targets(state: MindInvadersState, seat: int) -> list[Action]:
+    targets = state.investigation_targets(seat)
+    return [Action(f"target:{t}", f"Seat {t}", True) for t in targets] + [_CANCEL]
+
+
+def _offer_reveal(state: MindInvadersState, seat: int) -> list[Action]:
+    return [Action(f"reveal:{state.menus[seat].arg}", f"Reveal Seat {state.menus[seat].arg}"),
+            _CANCEL]
+
+
+def _offer_win(state: MindInvadersState, seat: int) -> list[Action]:
+    return [Action("win", "Confirm: I win"), _CANCEL]
+
+
+def _offer_out(state: MindInvadersState, seat: int) -> list[Action]:
+    return [Action("out", "Confirm: I am out", True), _CANCEL]
 
 
 # --- opening and closing the menus -----------------------------------------------------
 
 
 def open_investigation(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.menus[seat] = ("investigate", 0)
+    state.open_menu(seat, MenuName.INVESTIGATE)
     return []
 
 
 def choose_target(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.menus[seat] = ("target", int(arg))
+    state.open_menu(seat, MenuName.TARGET, arg)
     return []
 
 
 def open_victory(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.menus[seat] = ("victory", 0)
+    state.open_menu(seat, MenuName.VICTORY)
     return []
 
 
 def open_elimination(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.menus[seat] = ("eliminated", 0)
+    state.open_menu(seat, MenuName.ELIMINATED)
     return []
 
 
 def cancel_menu(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    del state.menus[seat]
+    state.close_menu(seat)
     return []
+
+
+def carry_menus(begin: Hook, end: Hook) -> tuple[Hook, Hook]:
+    """A contest step's ``begin`` and ``end``, wrapped so the menus open when the step before
+    ended are open again when this one begins (the engine closes a phase's menus with it)."""
+
+    def begin_reopening(state: MindInvadersState, now: float) -> list[Effect]:
+        state.menus, state.menus_carried = state.menus_carried, {}
+        return begin(state, now)
+
+    def end_keeping(state: MindInvadersState, now: float) -> list[Effect]:
+        state.menus_carried = state.menus
+        return end(state, now)
+
+    return begin_reopening, end_keeping
 
 
 # --- what a confirmed choice does --------------------------------------------------------
@@ -79,7 +118,7 @@ def cancel_menu(state: MindInvadersState, seat: int, arg: str, now: float) -> li
 
 def reveal_character(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
     """The investigated Character is shown to all; an Alien finding the Human wins."""
-    del state.menus[seat]
+    state.close_menu(seat)
     target = int(arg)
     kind = state.characters[target]
     state.revealed.add(target)
@@ -89,26 +128,30 @@ def reveal_character(state: MindInvadersState, seat: int, arg: str, now: float) 
 
 
 def declare_victory(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    del state.menus[seat]
+    state.close_menu(seat)
     return end.declared_victory(state, seat)
 
 
 def leave_the_game(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    """The seat is out: its Initiative card goes (the highest one leaves the game), its
-    place in every step is skipped, and the floors shrink at the next cleanup."""
-    del state.menus[seat]
+    """The seat is out: its Initiative card goes (the highest one leaves the game), no step
+    waits for it, nobody is left investigating it, and the floors shrink at the next cleanup."""
+    state.close_menu(seat)
     handover = initiative_handover(state.initiative_order(), seat)
     state.eliminated.append(seat)
     if state.first == seat:
         state.first = state.ring.left_of(seat, gone=state.eliminated) or seat
     state.participants.discard(seat)
-    state.power_left.pop(seat, None)  # an answer from cleanup must not seat it next contest
     state.green.discard(seat)
-    state.queue = [s for s in state.queue if s != seat]
-    state.menus = {s: m for s, m in state.menus.items() if m != ("target", seat)}
+    state.stop_waiting_for(seat)
+    for other in [s for s, opened in state.menus.items() if opened == _investigating(seat)]:
+        state.close_menu(other)
     text = f"Seat {seat} is out: Power cards to the box, others to the general discard."
     effects: list[Effect] = [Buzz(Tune.LOSE), Narrate(text), *map(Narrate, handover)]
-    return effects + end.last_one_standing(state) + carry_on(state)
+    return effects + end.last_one_standing(state)
+
+
+def _investigating(seat: int) -> OpenMenu:
+    return OpenMenu(MenuName.TARGET, str(seat))
 
 
 def initiative_handover(order: list[int], seat: int) -> list[str]:
@@ -125,3 +168,19 @@ def initiative_handover(order: list[int], seat: int) -> list[str]:
              *(f"Seat {s} the {ORDINALS[n]}" for n, s in enumerate(takers[1:], at + 1))]
     return [f"Pass Initiative cards down, same side up; the {highest} goes back to the box.",
             ", ".join(takes) + "."]
+
+
+# --- the anytime presses and their menus, as every contest step's table entry holds them ----
+
+OPENERS: dict[str, Rule] = {
+    "investigate": open_investigation,
+    "victory": open_victory,
+    "eliminated": open_elimination,
+}
+
+MENUS: dict[str, Menu] = {
+    MenuName.INVESTIGATE: Menu(_offer_targets, {"target": choose_target, "cancel": cancel_menu}),
+    MenuName.TARGET: Menu(_offer_reveal, {"reveal": reveal_character, "cancel": cancel_menu}),
+    MenuName.VICTORY: Menu(_offer_win, {"win": declare_victory, "cancel": cancel_menu}),
+    MenuName.ELIMINATED: Menu(_offer_out, {"out": leave_the_game, "cancel": cancel_menu}),
+}

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.api import Action, Effect
 
-from .state import MindInvadersState
-from .step import carry_on
+if TYPE_CHECKING:
+    from .state import MindInvadersState
 
 
 def offer_ready(state: MindInvadersState, seat: int) -> list[Action]:
-    return [Action("ready", "Ready", True)] if seat in state.waiting() else []
+    return [Action("ready", "Ready", True)] if seat in state.awaited() else []
 
 
 def ready(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.queue.remove(seat)
-    return carry_on(state)
+    state.acted(seat)
+    return []

@@ -12,18 +12,18 @@ from typing import TYPE_CHECKING
 from engine.data import known
 from engine.text import fit
 
-from .cards import DATA
+from .cards import DATA, Character
 
 if TYPE_CHECKING:
     from .state import MindInvadersState
 
 
-def character_phrase(seat: int, kind: str) -> str:
+def character_phrase(seat: int, kind: Character) -> str:
     """The one way a Character is named on any screen, so the secrecy suite can look for it."""
     return f"Seat {seat}: {kind}"
 
 
-def condition_lines(kind: str) -> tuple[str, str, str]:
+def condition_lines(kind: Character) -> tuple[str, str, str]:
     """The PEEK lines for a Character: three for every Character, so the face's shape never
     tells which. Lost icons show as '?', with a pointer to the cards if any Character has one."""
     cond = DATA["conditions"][kind]
@@ -73,7 +73,7 @@ def phase_help(state: MindInvadersState, seat: int) -> tuple[str, ...]:
         return _OUT_HELP
     if seat in state.menus:
         return _MENU_HELP
-    if seat not in state.waiting() and state.phase != "setup":
+    if seat not in state.awaited() and state.phase != "setup":
         return _WAIT_HELP
     if state.phase == "hidden":
         return _FIRST_HIDDEN_HELP if state.round == 1 else _LATER_HIDDEN_HELP

@@ -1,20 +1,59 @@
 """The contest, step by step: I block, II hidden Powers, III reveal, IV hold or intensify
 (II-IV again for the seats still green), collection, then cleanup and the next contest.
 
-Each step's rules only record what the seat did; when nobody is left to act,
-:func:`~.step.carry_on` runs the step's ``then``, one of the ``start_...`` functions here.
+Each step's rules only record what the seat did (``state.acted``); the phase table says
+whom each step waits for and what follows, and the ``begin`` and ``end`` hooks here tell
+the table what a step's start and end mean.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate
 from engine.cues import Tune
 
 from . import anytime
 from .cards import floor_size
-from .state import MindInvadersState
-from .step import carry_on
 from .text import seat_list
+
+if TYPE_CHECKING:
+    from .state import MindInvadersState
+
+
+@dataclass
+class Cleanup:
+    """The cleanup's own data: each seat's answer, does it hold Power cards in hand?"""
+
+    power_left: dict[int, bool] = field(default_factory=dict)
+
+
+# --- whom each step waits for ------------------------------------------------------------
+
+
+def blockers(state: MindInvadersState) -> list[int]:
+    """The seats playing the contest, in Initiative order: the first blocks, the others are
+    there in case it leaves the game before it does."""
+    return state.in_initiative_order(state.participants)
+
+
+def green_in_order(state: MindInvadersState) -> list[int]:
+    return state.in_initiative_order(state.green)
+
+
+def participants(state: MindInvadersState) -> list[int]:
+    return sorted(state.participants)
+
+
+def alive(state: MindInvadersState) -> list[int]:
+    return state.alive()
+
+
+def after_hold(state: MindInvadersState) -> str:
+    """The seats still green play II-IV again; once all hold, collection follows."""
+    return "hidden" if state.green else "collect"
+
 
 # --- what a seat may do in each step ---------------------------------------------------
 
@@ -53,99 +92,59 @@ def offer_cleanup(state: MindInvadersState, seat: int) -> list[Action]:
 
 
 def block_card(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    """The 1st Initiative's block is the whole step: nobody else acts in it."""
-    state.queue.clear()
-    return carry_on(state)
+    """The first blocker's block is the whole step: nobody after it is waited for."""
+    state.waiting_for.clear()
+    return []
 
 
-def play_hidden(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    return _next_in_turn(state)
-
-
-def reveal_powers(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    return _next_in_turn(state)
+def step_done(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
+    """The seat is done with the step (II, III, IV intensifying, or collection)."""
+    state.acted(seat)
+    return []
 
 
 def hold(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
     state.green.discard(seat)
-    return _next_in_turn(state)
-
-
-def intensify(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    return _next_in_turn(state)
-
-
-def collected(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.queue.remove(seat)
-    return carry_on(state)
+    state.acted(seat)
+    return []
 
 
 def power_in_hand(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.power_left[seat] = arg == "yes"
-    state.queue.remove(seat)
-    return carry_on(state)
+    state.data_of(Cleanup).power_left[seat] = arg == "yes"
+    state.acted(seat)
+    return []
 
 
-def _next_in_turn(state: MindInvadersState) -> list[Effect]:
-    state.queue.pop(0)
-    return carry_on(state)
+# --- how each step begins and ends ---------------------------------------------------------
 
 
-# --- what follows each step ----------------------------------------------------------------
-
-
-def start_contest(state: MindInvadersState) -> list[Effect]:
+def start_contest(state: MindInvadersState, now: float) -> list[Effect]:
     """The lowest Initiative among the seats playing blocks: a seat with no Power cards in
     hand sits the whole contest out, the block too (if the blocker leaves, the next blocks)."""
     state.contest += 1
-    state.phase = "block"
     state.round = 0
     state.green = set(state.participants)
-    state.queue = [s for s in state.initiative_order() if s in state.participants]
-    text = f"Contest {state.contest}: Seat {state.queue[0]} blocks a card on the lower floor."
+    text = f"Contest {state.contest}: Seat {state.awaited()[0]} blocks a card on the lower floor."
     return [Buzz(Tune.TURN), Narrate(text)]
 
 
-def start_round(state: MindInvadersState) -> list[Effect]:
+def start_round(state: MindInvadersState, now: float) -> list[Effect]:
     state.round += 1
-    state.phase = "hidden"
-    state.queue = _green_in_order(state)
     if state.round == 1:
         text = "Hidden Powers in Initiative order: play face down, at least one Power."
     else:
-        text = f"Intensify: Seats {seat_list(state.queue)} play again, in Initiative order."
+        text = f"Intensify: Seats {seat_list(state.waiting_for)} play again, in Initiative order."
     return [Narrate(text)]
 
 
-def start_reveal(state: MindInvadersState) -> list[Effect]:
-    state.phase = "reveal"
-    state.queue = _green_in_order(state)
-    return []
-
-
-def start_hold(state: MindInvadersState) -> list[Effect]:
-    state.phase = "hold"
-    state.queue = _green_in_order(state)
-    return []
-
-
-def end_round(state: MindInvadersState) -> list[Effect]:
-    """The seats still green play II-IV again; once all hold, collection follows."""
-    return start_round(state) if state.green else start_collection(state)
-
-
-def start_collection(state: MindInvadersState) -> list[Effect]:
-    state.phase = "collect"
-    state.queue = sorted(state.participants)
-    ties = seat_list([s for s in state.initiative_order() if s in state.participants])
+def start_collection(state: MindInvadersState, now: float) -> list[Effect]:
+    ties = seat_list(state.in_initiative_order(state.participants))
     text = f"All hold. Collect: highest Power first; ties in Initiative order: {ties}."
     return [Buzz(Tune.TURN), Narrate(text)]
 
 
-def start_cleanup(state: MindInvadersState) -> list[Effect]:
-    state.phase = "cleanup"
-    state.queue = state.alive()
-    state.power_left = {}
+def start_cleanup(state: MindInvadersState, now: float) -> list[Effect]:
+    state.data = Cleanup()
     state.first = state.ring.left_of(state.first, gone=state.eliminated) or state.first
     state.floor_size = floor_size(len(state.alive()))
     return [  # three notices, each one screen; the screens ask who holds Power cards
@@ -158,18 +157,13 @@ def start_cleanup(state: MindInvadersState) -> list[Effect]:
     ]
 
 
-def next_contest(state: MindInvadersState) -> list[Effect]:
-    """Only seats with Power cards play next; if none has any, all take theirs back."""
-    holding = {seat for seat, has in state.power_left.items() if has}
+def end_cleanup(state: MindInvadersState, now: float) -> list[Effect]:
+    """Only seats with Power cards play next (an answer from a seat eliminated since does
+    not count); if none has any, all take theirs back."""
+    answers = state.data_of(Cleanup).power_left
+    holding = {seat for seat, has in answers.items() if has and seat not in state.eliminated}
     if holding:
         state.participants = holding
-        order = [s for s in state.initiative_order() if s in holding]
-        recycled: list[Effect] = [Narrate(f"Next contest: Seats {seat_list(order)}.")]
-    else:
-        state.participants = set(state.alive())
-        recycled = [Narrate("Nobody has Power cards: everyone takes back all their Power cards.")]
-    return recycled + start_contest(state)
-
-
-def _green_in_order(state: MindInvadersState) -> list[int]:
-    return [seat for seat in state.initiative_order() if seat in state.green]
+        return [Narrate(f"Next contest: Seats {seat_list(state.in_initiative_order(holding))}.")]
+    state.participants = set(state.alive())
+    return [Narrate("Nobody has Power cards: everyone takes back all their Power cards.")]

@@ -14,6 +14,7 @@ from engine.data import known
 from engine.phases import View
 from engine.text import fit, screen_lines
 
+from .anytime import MenuName
 from .cards import DATA
 from .text import character_phrase, condition_lines, phase_help, seat_list
 
@@ -91,7 +92,7 @@ def view_hold(state: MindInvadersState, seat: int | None, now: float) -> SeatVie
 
 @_unless_out_or_in_a_menu
 def view_collect(state: MindInvadersState, seat: int | None, now: float) -> SeatView:
-    ties = [s for s in state.initiative_order() if s in state.participants]
+    ties = state.in_initiative_order(state.participants)
     lines = ["Highest Power first", fit(f"ties: {seat_list(ties)}")]
     return _contest_view(state, seat, "Collection", lines)
 
@@ -112,7 +113,7 @@ def refusal(state: MindInvadersState, seat: int, action_id: str) -> str:
     """Why a press is refused: it names whom the table waits for, never a Character."""
     if seat in state.eliminated:
         return "You are eliminated"
-    waiting = sorted(state.waiting())
+    waiting = sorted(state.awaited())
     if waiting and seat not in waiting:
         return f"Waiting for Seat {waiting[0]}"
     return "Not now"
@@ -132,7 +133,7 @@ def _contest_view(
 def _step_view(
     state: MindInvadersState, seat: int | None, title: str, lines: list[str]
 ) -> SeatView:
-    highlight = seat in state.waiting()
+    highlight = seat in state.awaited()
     return SeatView(title, lines=tuple(lines), secret=_peek(state, seat), highlight=highlight)
 
 
@@ -148,7 +149,7 @@ def _peek(state: MindInvadersState, seat: int | None) -> SecretFace | None:
 
 def _actor(state: MindInvadersState) -> int:
     """The seat a one-at-a-time step waits for."""
-    return min(state.waiting())
+    return state.awaited()[0]
 
 
 def _initiative_line(state: MindInvadersState, seat: int | None) -> str:
@@ -172,21 +173,23 @@ def _order_line(state: MindInvadersState) -> str:
 
 
 def _menu_view(state: MindInvadersState, seat: int, secret: SecretFace | None) -> SeatView:
-    menu, target = state.menus[seat]
+    menu, target = state.menus[seat].name, state.menus[seat].arg
     cards = DATA["investigation"]["cards"]
     icon = known(DATA["investigation"]["icon"])
     titles = {
-        "investigate": "Investigate",
-        "target": f"Investigate Seat {target}",
-        "victory": "Victory?",
-        "eliminated": "Eliminated?",
+        MenuName.INVESTIGATE: "Investigate",
+        MenuName.TARGET: f"Investigate Seat {target}",
+        MenuName.VICTORY: "Victory?",
+        MenuName.ELIMINATED: "Eliminated?",
     }
     lines = {
-        "investigate": [f"Discard {cards} cards with",
-                        fit(f"the {icon} icon", "its icon") if icon else "the investigation",
-                        "icon; pick a seat" if not icon else "then pick a seat"],
-        "target": [f"Discard {cards} cards", "first, then reveal", f"Seat {target}"],
-        "victory": ["Win AND elimination", "at once: you are out", "(I am eliminated)"],
-        "eliminated": ["Your cards meet an", "elimination", "condition?"],
+        MenuName.INVESTIGATE: [f"Discard {cards} cards with",
+                               fit(f"the {icon} icon", "its icon") if icon
+                               else "the investigation",
+                               "icon; pick a seat" if not icon else "then pick a seat"],
+        MenuName.TARGET: [f"Discard {cards} cards", "first, then reveal", f"Seat {target}"],
+        MenuName.VICTORY: ["Win AND elimination", "at once: you are out", "(I am eliminated)"],
+        MenuName.ELIMINATED: ["Your cards meet an", "elimination", "condition?"],
     }
-    return SeatView(titles[menu], lines=tuple(lines[menu]), secret=secret, highlight=True)
+    return SeatView(titles[MenuName(menu)], lines=tuple(lines[MenuName(menu)]), secret=secret,
+                    highlight=True)
