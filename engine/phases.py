@@ -9,7 +9,8 @@ in one table (its ``phases.py``), and each entry says the phase's whole flow:
 - what happens at its end (``end``) and what comes ``next`` (a name, or a function of the
   state for a phase with several ways out);
 - what it offers a seat, how each action applies (by the verb before the ``:`` of its id),
-  its per-seat menus with their way back, its view, its deadline and what happens then.
+  its per-seat menus with their way back (and whether a seat's open menu stays open into
+  it, ``keeps_menus``), its view, its deadline and what happens then.
 
 The engine is the only place a phase changes: :meth:`PhasedState.end_phase` (boardgame.io's
 ``endPhase``: the table's ``next``) and :meth:`PhasedState.set_phase` (``setPhase``: a rule
@@ -127,6 +128,9 @@ class Phase:
     end: Hook = nothing_happens
     next: str | Next | None = None
     menus: Mapping[str, Menu] = field(default_factory=dict)
+    # A seat's open menu stays open into this phase when it has that menu too: a menu that
+    # belongs to the seat for a stretch of phases (Mind Invaders' anytime choices).
+    keeps_menus: bool = False
 
     def verbs(self) -> frozenset[str]:
         return frozenset(self.rules).union(*(menu.rules for menu in self.menus.values()))
@@ -210,11 +214,15 @@ class PhasedState(State):
         return effects + self._enter(name, now)
 
     def _enter(self, name: str, now: float) -> list[Effect]:
-        """The one place ``phase`` changes: menus close, the seats to wait for are named."""
-        self.phase, self.data, self.menus = name, None, {}
-        waits = self.phases[name].waits
+        """The one place ``phase`` changes: menus close (unless the phase keeps them), the
+        seats to wait for are named."""
+        phase = self.phases[name]
+        kept = {seat: opened for seat, opened in self.menus.items()
+                if phase.keeps_menus and opened.name in phase.menus}
+        self.phase, self.data, self.menus = name, None, kept
+        waits = phase.waits
         self.waiting_for = list(waits.seats(self)) if waits else []
-        return self.phases[name].begin(self, now)
+        return phase.begin(self, now)
 
     def _settle(self, now: float) -> list[Effect]:
         """End every phase that is done: the next may have nobody to wait for either."""
@@ -226,6 +234,11 @@ class PhasedState(State):
     def acted(self, seat: int) -> None:
         """``seat`` has given what the phase waits for (a rule says so)."""
         self.waiting_for.remove(seat)
+
+    def stop_waiting(self) -> None:
+        """Nobody is waited for any more: one seat's answer was the whole phase (the first
+        blocker blocks; the seats after it were waited for only in case it left)."""
+        self.waiting_for.clear()
 
     def stop_waiting_for(self, seat: int) -> None:
         """``seat`` left the game: the phase no longer waits for it."""

@@ -200,3 +200,34 @@ def test_a_first_phase_whose_begin_tells_the_table_something_is_refused() -> Non
 
     with pytest.raises(ValueError, match="gives no effects"):
         Loud().new_state((1, 2), {}, b"seed")
+
+
+def test_a_phase_that_keeps_menus_keeps_a_seat_s_open_menu_it_also_has() -> None:
+    """Entering a ``keeps_menus`` phase leaves a menu it declares open; any other closes."""
+    sure = Menu(offer_sure, {"back": back})
+    phases = {
+        "a": Phase(offer=offer_count, rules={"menu": open_menu, "ack": stop}, view=view,
+                   menus={"sure": sure}),
+        "last": Phase(offer=offer_count, rules={"menu": open_menu}, view=view,
+                      menus={"sure": sure}, keeps_menus=True),
+        OVER: over_phase(view),
+    }
+
+    class Keeping(Toy):
+        pass
+
+    Keeping.phases = phases
+    state = Keeping().new_state((1, 2), {}, b"seed")
+    assert isinstance(state, ToyState)
+    state.apply(1, "menu", 0.0)
+    state.set_phase("last", 0.0)
+    assert [a.id for a in state.legal_actions(1)] == ["back", "stop"]
+    state.set_phase("a", 0.0)  # "a" does not keep menus
+    assert state.menus == {}
+
+
+def test_stop_waiting_ends_a_waiting_phase_at_once() -> None:
+    """One seat's answer may be the whole phase: nobody after it is waited for."""
+    state = new()
+    state.stop_waiting()
+    assert state.awaited() == [] and state.current_phase().is_done(state)

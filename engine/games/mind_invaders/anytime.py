@@ -4,7 +4,7 @@ its cards meet its victory or an elimination condition.
 The companion cannot see the cards, so each of these opens a menu (:data:`MENUS`) that says
 what to check (and what to discard) before the seat confirms, with a Cancel for a press made
 by mistake. The menu is the seat's, not the step's: one left open as the table moves to the
-next step stays open there (:func:`carry_menus`).
+next step stays open there (the contest's steps keep menus: ``Phase.keeps_menus``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate, Reveal
 from engine.cues import Tune
-from engine.phases import Hook, Menu, OpenMenu, Rule
+from engine.phases import Menu, OpenMenu, Rule
 
 from . import end
 from .cards import ORDINALS
@@ -96,21 +96,6 @@ def open_elimination(state: MindInvadersState, seat: int, arg: str, now: float) 
 def cancel_menu(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
     state.close_menu(seat)
     return []
-
-
-def carry_menus(begin: Hook, end: Hook) -> tuple[Hook, Hook]:
-    """A contest step's ``begin`` and ``end``, wrapped so the menus open when the step before
-    ended are open again when this one begins (the engine closes a phase's menus with it)."""
-
-    def begin_reopening(state: MindInvadersState, now: float) -> list[Effect]:
-        state.menus, state.menus_carried = state.menus_carried, {}
-        return begin(state, now)
-
-    def end_keeping(state: MindInvadersState, now: float) -> list[Effect]:
-        state.menus_carried = state.menus
-        return end(state, now)
-
-    return begin_reopening, end_keeping
 
 
 # --- what a confirmed choice does --------------------------------------------------------

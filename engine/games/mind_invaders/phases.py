@@ -45,10 +45,9 @@ def contest_step(offer: Offer, rules: dict[str, Rule], view: View, *, waits: Wai
                  end: Hook = nothing_happens) -> Phase:
     """A step of a contest: its own rules beside the anytime presses and their menus, which
     the seats keep open from one step to the next."""
-    begin, end = anytime.carry_menus(begin, end)
     return Phase(offer=offer, rules={**rules, **anytime.OPENERS}, view=view,
                  why_not=views.refusal, begin=begin, waits=waits, end=end, next=next,
-                 menus=anytime.MENUS)
+                 menus=anytime.MENUS, keeps_menus=True)
 
 
 IN_TURN_GREEN = Waits(turns.green_in_order, in_turn=True)

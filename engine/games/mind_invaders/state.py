@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.dealing import deal_one_each
-from engine.phases import OpenMenu, PhasedState
+from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
@@ -41,9 +41,6 @@ class MindInvadersState(PhasedState):
         self.eliminated: list[int] = []
         self.revealed: set[int] = set()
         self.floor_size = floor_size(len(seats))
-        # The menus open as one step of the contest ends, for the next step to open again:
-        # an anytime menu belongs to the seat, not to the step (``anytime.carry_menus``).
-        self.menus_carried: dict[int, OpenMenu] = {}
 
     # --- who is where ------------------------------------------------------------------
 

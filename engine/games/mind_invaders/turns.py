@@ -93,7 +93,7 @@ def offer_cleanup(state: MindInvadersState, seat: int) -> list[Action]:
 
 def block_card(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
     """The first blocker's block is the whole step: nobody after it is waited for."""
-    state.waiting_for.clear()
+    state.stop_waiting()
     return []
 
 
