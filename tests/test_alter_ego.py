@@ -10,7 +10,13 @@ import pytest
 from engine import registry
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView
 from engine.exc import IllegalAction
-from engine.games.alter_ego.state import AlterEgoState, cards_to_draw, henchmen_to_draw, income
+from engine.games.alter_ego.state import (
+    AlterEgoState,
+    Counting,
+    cards_to_draw,
+    henchmen_to_draw,
+    income,
+)
 from engine.rng import SeededRandom
 
 GAME = registry.get("alter-ego")
@@ -97,7 +103,7 @@ def test_setup_arch_villain_piles_share_the_nine_cards_of_the_box() -> None:
     press(state, state.host, *["add:1"] * 9)
     assert "Count: 7" in state.view(state.host, 0.0).lines
     press(state, state.host, *["add:-1"] * 3, "ok", "add:1", "ok")
-    assert state.count().current == 1 and ids(state, state.host)[0] == "ok"
+    assert state.data_of(Counting).count().current == 1 and ids(state, state.host)[0] == "ok"
     press(state, state.host, "add:1", "add:1", "add:1")
     assert "Count: 1" in state.view(state.host, 0.0).lines
     press(state, state.host, "ok")
@@ -110,7 +116,7 @@ def test_setup_last_arch_villain_pile_is_offered_what_is_left() -> None:
     for seat in state.seats:
         press(state, seat, "ready")
     press(state, state.host, "add:1", "ok", "ok")
-    assert state.count().current == 2
+    assert state.data_of(Counting).count().current == 2
     press(state, state.host, "ok")
     assert state.picks[2] in (1, 2)
 

@@ -42,6 +42,10 @@ class City:
         self.held[key] = [0] * CIV_TYPES
         return key
 
+    def newest(self) -> str:
+        """The villain that came into play last (the held villains keep the order they came in)."""
+        return next(reversed(self.held))
+
     def arch_in_play(self) -> bool:
         return IN_PLAY in self.arch
 
