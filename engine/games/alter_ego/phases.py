@@ -33,27 +33,33 @@ ending that says so) or a hostage needed from an empty supply.
 
 from __future__ import annotations
 
-from engine.phases import EVERY_SEAT, OVER, Menu, Phase, over_phase
+from engine.phases import EVERY_SEAT, OVER, Hook, Menu, Offer, Phase, Rule, View, over_phase
 
 from . import setup, turns, views
 from .setup import HOST, waiting_for_others
 from .text import Step
 from .turns import ON_TURN, buttons, close_menu, open_list, open_menu, step_done, whose_turn
 
+
+def host_counts(offer: Offer, counted: Rule, view: View, begin: Hook, end: Hook,
+                after: str) -> Phase:
+    """A setup phase in which the host counts piles or pools (+1, -1, OK): it is done once
+    the last is counted."""
+    return Phase(offer, {"add": setup.count_by, "ok": counted}, view, why_not=waiting_for_others,
+                 begin=begin, done=setup.all_counted, end=end, next=after)
+
+
 PHASES: dict[str, Phase] = {
     # --- setup
     Step.PREPARE: Phase(setup.offer_prepare, {"ready": setup.ready}, views.prepare_view,
                         why_not=waiting_for_others, waits=EVERY_SEAT, next=Step.PILES),
-    Step.PILES: Phase(setup.offer_pile_count, {"add": setup.count_by, "ok": setup.pile_counted},
-                      views.pile_count_view, why_not=waiting_for_others,
-                      begin=setup.count_piles, done=setup.all_counted, end=setup.draw_picks,
-                      next=Step.PICKS),
+    Step.PILES: host_counts(setup.offer_pile_count, setup.pile_counted, views.pile_count_view,
+                            begin=setup.count_piles, end=setup.draw_picks, after=Step.PICKS),
     Step.PICKS: Phase(setup.offer_picks, {"taken": setup.ready}, views.picks_view,
                       why_not=waiting_for_others, waits=HOST, next=Step.SUPPLY),
-    Step.SUPPLY: Phase(setup.offer_pool_count, {"add": setup.count_by, "ok": setup.pool_counted},
-                       views.pool_count_view, why_not=waiting_for_others,
-                       begin=setup.count_pools, done=setup.all_counted, end=setup.fill_supply,
-                       next=Step.DEAL_NEMESES),
+    Step.SUPPLY: host_counts(setup.offer_pool_count, setup.pool_counted, views.pool_count_view,
+                             begin=setup.count_pools, end=setup.fill_supply,
+                             after=Step.DEAL_NEMESES),
     Step.DEAL_NEMESES: Phase(setup.offer_deal_nemeses, {"ready": setup.ready},
                              views.deal_nemeses_view, why_not=waiting_for_others,
                              begin=setup.lay_out_nemeses, waits=EVERY_SEAT, next=Step.DISPLAY),

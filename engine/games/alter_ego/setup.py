@@ -68,21 +68,18 @@ def all_counted(state: AlterEgoState) -> bool:
 
 
 def count_piles(state: AlterEgoState, now: float) -> list[Effect]:
-    state.data = Counting(pile_counts())
-    text = (
-        f"Sort the Arch Villains into {ARCH_VILLAINS} piles by type;"
-        f" Seat {state.host} counts them."
-    )
-    return [Narrate(text)]
+    return _host_counts(state, pile_counts(),
+                        f"Sort the Arch Villains into {ARCH_VILLAINS} piles by type")
 
 
 def count_pools(state: AlterEgoState, now: float) -> list[Effect]:
-    state.data = Counting(pool_counts())
-    text = (
-        f"Sort the CIV tokens into {CIV_TYPES} pools, left to right;"
-        f" Seat {state.host} counts them."
-    )
-    return [Narrate(text)]
+    return _host_counts(state, pool_counts(),
+                        f"Sort the CIV tokens into {CIV_TYPES} pools, left to right")
+
+
+def _host_counts(state: AlterEgoState, counts: list[NumberEntry], sort: str) -> list[Effect]:
+    state.data = Counting(counts)
+    return [Narrate(f"{sort}; Seat {state.host} counts them.")]
 
 
 def offer_pile_count(state: AlterEgoState, seat: int) -> list[Action]:
