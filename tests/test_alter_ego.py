@@ -13,6 +13,7 @@ from engine.exc import IllegalAction
 from engine.games.alter_ego.state import (
     AlterEgoState,
     Counting,
+    Ending,
     cards_to_draw,
     henchmen_to_draw,
     income,
@@ -333,6 +334,12 @@ def test_ending_all_win_offers_no_nemesis_button() -> None:
         bring_henchman(state)
         to_fight(state)
         assert ("nemesis" in ids(state, state.current)) is offered
+
+
+def test_ending_names_are_the_options_the_lobby_offers() -> None:
+    """The rules compare the option with Ending: each of the data file's endings is one."""
+    (option,) = GAME.options
+    assert tuple(Ending) == option.choices
 
 
 def test_ending_game_goes_on_while_an_arch_villain_remains() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.entry import NumberEntry
 from engine.phases import PhasedState
@@ -68,6 +69,15 @@ def pool_counts() -> list[NumberEntry]:
             for i in range(CIV_TYPES)]
 
 
+class Ending(StrEnum):
+    """The rulebook's four endings, by the names the option "ending" gives them."""
+
+    ALL_WIN = "all-win"
+    PERSONAL = "personal"
+    ALL_NEMESES = "all-nemeses"
+    FIRST_NEMESIS = "first-nemesis"
+
+
 @dataclass
 class Counting:
     """The piles or pools the host counts in a setup phase, and which one is counted now."""
@@ -106,7 +116,7 @@ class AlterEgoState(PhasedState):
         super().__init__(seats, options, seed)
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
-        self.ending = options["ending"]
+        self.ending = Ending(options["ending"])
         self.host: int = self.rng.choice(self.seats)  # the first player runs the table's setup
         rows = list(range(1, len(self.seats) + 1))
         self.rng.shuffle(rows)

@@ -19,7 +19,7 @@ from engine.text import page_of
 
 from . import end
 from .city import CIV_TYPES
-from .state import ALTER_EGO_TYPES, Listing, Taking
+from .state import ALTER_EGO_TYPES, Ending, Listing, Taking
 from .text import Step, holds
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def offer_cops_pick(state: AlterEgoState, seat: int) -> list[Action]:
 def offer_fight(state: AlterEgoState, seat: int) -> list[Action]:
     actions = [_act("rescue", "Rescue...")] if state.city.hostages() else []
     actions.append(_act("done", "Done fighting"))
-    if state.ending != "all-win" and state.current not in state.beaten:
+    if state.ending != Ending.ALL_WIN and state.current not in state.beaten:
         actions.append(_act("nemesis", "Beat my Nemesis..."))
     return actions
 

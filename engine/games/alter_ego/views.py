@@ -12,7 +12,7 @@ from engine.api import SeatView, SecretFace
 from engine.phases import View
 from engine.text import fit, screen_lines
 
-from .city import ARCH_VILLAINS, DATA, DEFEATED, IN_PLAY
+from .city import ARCH_VILLAINS, DATA, Fate
 from .state import Counting, Taking
 from .text import (
     FIGHT_STEPS,
@@ -178,8 +178,8 @@ def with_menus(phase_view: View, menu_views: Mapping[str, View]) -> View:
 
 def _board_lines(state: AlterEgoState) -> tuple[str, ...]:
     city = state.city
-    arrived = city.arch.count(IN_PLAY)
-    down = city.arch.count(DEFEATED)
+    arrived = city.arch.count(Fate.IN_PLAY)
+    down = city.arch.count(Fate.DEFEATED)
     return (
         fit(f"CIV left {counts_text(city.supply)}"),
         fit(f"{len(city.henchmen())} henchmen, {city.hostages()} held"),
