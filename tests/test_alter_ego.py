@@ -10,7 +10,14 @@ import pytest
 from engine import registry
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView
 from engine.exc import IllegalAction
-from engine.games.alter_ego.state import AlterEgoState, cards_to_draw, henchmen_to_draw, income
+from engine.games.alter_ego.state import (
+    AlterEgoState,
+    Counting,
+    Ending,
+    cards_to_draw,
+    henchmen_to_draw,
+    income,
+)
 from engine.rng import SeededRandom
 
 GAME = registry.get("alter-ego")
@@ -97,7 +104,7 @@ def test_setup_arch_villain_piles_share_the_nine_cards_of_the_box() -> None:
     press(state, state.host, *["add:1"] * 9)
     assert "Count: 7" in state.view(state.host, 0.0).lines
     press(state, state.host, *["add:-1"] * 3, "ok", "add:1", "ok")
-    assert state.count().current == 1 and ids(state, state.host)[0] == "ok"
+    assert state.data_of(Counting).count().current == 1 and ids(state, state.host)[0] == "ok"
     press(state, state.host, "add:1", "add:1", "add:1")
     assert "Count: 1" in state.view(state.host, 0.0).lines
     press(state, state.host, "ok")
@@ -110,7 +117,7 @@ def test_setup_last_arch_villain_pile_is_offered_what_is_left() -> None:
     for seat in state.seats:
         press(state, seat, "ready")
     press(state, state.host, "add:1", "ok", "ok")
-    assert state.count().current == 2
+    assert state.data_of(Counting).count().current == 2
     press(state, state.host, "ok")
     assert state.picks[2] in (1, 2)
 
@@ -327,6 +334,12 @@ def test_ending_all_win_offers_no_nemesis_button() -> None:
         bring_henchman(state)
         to_fight(state)
         assert ("nemesis" in ids(state, state.current)) is offered
+
+
+def test_ending_names_are_the_options_the_lobby_offers() -> None:
+    """The rules compare the option with Ending: each of the data file's endings is one."""
+    (option,) = GAME.options
+    assert tuple(Ending) == option.choices
 
 
 def test_ending_game_goes_on_while_an_arch_villain_remains() -> None:

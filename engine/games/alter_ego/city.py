@@ -7,13 +7,21 @@ about hostages is a method here, so it can be tested alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from engine.data import load
 
 DATA = load("alter_ego")
 CIV_TYPES = DATA["civilians"]["types"]
 ARCH_VILLAINS = DATA["arch_villains"]["types"]
-WAITING, IN_PLAY, DEFEATED = "waiting", "in play", "defeated"
+
+
+class Fate(StrEnum):
+    """Where an Arch Villain stands: waiting for its tokens, in play, or defeated."""
+
+    WAITING = "waiting"
+    IN_PLAY = "in play"
+    DEFEATED = "defeated"
 
 
 @dataclass
@@ -26,7 +34,7 @@ class City:
 
     supply: list[int]
     held: dict[str, list[int]] = field(default_factory=dict)
-    arch: list[str] = field(default_factory=lambda: [WAITING] * ARCH_VILLAINS)
+    arch: list[Fate] = field(default_factory=lambda: [Fate.WAITING] * ARCH_VILLAINS)
     henchmen_seen: int = 0
     removed: int = 0  # tokens that left the game
 
@@ -37,19 +45,23 @@ class City:
         return key
 
     def arch_enters(self, index: int) -> str:
-        self.arch[index] = IN_PLAY
+        self.arch[index] = Fate.IN_PLAY
         key = f"AV{index + 1}"
         self.held[key] = [0] * CIV_TYPES
         return key
 
+    def newest(self) -> str:
+        """The villain that came into play last (the held villains keep the order they came in)."""
+        return next(reversed(self.held))
+
     def arch_in_play(self) -> bool:
-        return IN_PLAY in self.arch
+        return Fate.IN_PLAY in self.arch
 
     def all_arch_defeated(self) -> bool:
-        return all(fate == DEFEATED for fate in self.arch)
+        return all(fate == Fate.DEFEATED for fate in self.arch)
 
     def waiting_arch_villains(self) -> list[int]:
-        return [i for i, fate in enumerate(self.arch) if fate == WAITING]
+        return [i for i, fate in enumerate(self.arch) if fate == Fate.WAITING]
 
     def take(self, key: str, civ: int) -> bool:
         """A villain takes one hostage; False means the supply was empty (the Villains win)."""
@@ -74,7 +86,7 @@ class City:
             return False
         del self.held[key]
         if key.startswith("AV"):
-            self.arch[int(key[2:]) - 1] = DEFEATED
+            self.arch[int(key[2:]) - 1] = Fate.DEFEATED
         return True
 
     def call_the_cops(self, key: str) -> None:

@@ -12,28 +12,30 @@ from typing import TYPE_CHECKING
 from engine.api import Buzz, Effect, Narrate
 from engine.cues import Tune
 
+from .state import Ending
+
 if TYPE_CHECKING:
     from .state import AlterEgoState
 
 
 def ending_on_last_arch(
-    ending: str, seats: Sequence[int], beaten: Sequence[int]
+    ending: Ending, seats: Sequence[int], beaten: Sequence[int]
 ) -> tuple[str, bool]:
     """The outcome when the last Arch Villain falls, and whether the table won."""
     saved = "Win: Crime City is saved, everybody wins"
-    if ending == "personal":
+    if ending == Ending.PERSONAL:
         personal = [str(seat) for seat in seats if seat in beaten]
         # short enough for three screen lines, the Personal Victory included
         extra = f"; Personal Victory: Seat {', '.join(personal)}" if personal else ""
         return f"Win: City saved, all win{extra}", True
-    if ending == "all-nemeses" and any(seat not in beaten for seat in seats):
+    if ending == Ending.ALL_NEMESES and any(seat not in beaten for seat in seats):
         return "Lose: the Nemeses not defeated overtake Crime City", False
     return saved, True
 
 
-def ending_on_nemesis(ending: str, seat: int) -> str | None:
+def ending_on_nemesis(ending: Ending, seat: int) -> str | None:
     """The outcome when ``seat`` beats its Nemesis, or None if the game goes on."""
-    if ending == "first-nemesis":
+    if ending == Ending.FIRST_NEMESIS:
         return f"Seat {seat} wins: their Nemesis is defeated"
     return None
 

@@ -5,18 +5,26 @@ learns its Nemesis on PEEK.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate, Reveal
 from engine.cues import Tune
 from engine.entry import NumberEntry
+from engine.phases import Waits
 
 from .city import ARCH_VILLAINS, CIV_TYPES
-from .state import pool_counts, share_the_box
-from .turns import start_turn
+from .state import Counting, pile_counts, pool_counts, share_the_box
 
 if TYPE_CHECKING:
     from .state import AlterEgoState
+
+
+def the_host(state: AlterEgoState) -> Sequence[int]:
+    return [state.host]
+
+
+HOST = Waits(the_host)
 
 
 def waiting_for_others(state: AlterEgoState, seat: int, action_id: str) -> str:
@@ -29,32 +37,22 @@ def waiting_for_others(state: AlterEgoState, seat: int, action_id: str) -> str:
 
 
 def offer_prepare(state: AlterEgoState, seat: int) -> list[Action]:
-    return [] if seat in state.ready else [Action("ready", "Ready", True)]
+    return [Action("ready", "Ready", True)] if seat in state.waiting_for else []
 
 
 def offer_deal_nemeses(state: AlterEgoState, seat: int) -> list[Action]:
-    return [] if seat in state.ready else [Action("ready", "Took my Nemesis", True)]
+    return [Action("ready", "Took my Nemesis", True)] if seat in state.waiting_for else []
 
 
-def cards_dealt(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    """Once everyone has dealt their Alter Ego cards, the host counts the Arch Villains."""
-    state.ready.add(seat)
-    if state.ready != set(state.seats):
-        return []
-    state.phase = "piles"
-    text = (
-        f"Sort the Arch Villains into {ARCH_VILLAINS} piles by type;"
-        f" Seat {state.host} counts them."
-    )
+def ready(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.acted(seat)
+    return []
+
+
+def lay_out_nemeses(state: AlterEgoState, now: float) -> list[Effect]:
+    text = (f"Shuffle the Nemesis cards, then lay {len(state.seats)} face down in a row;"
+            " PEEK: which is yours.")
     return [Narrate(text)]
-
-
-def nemesis_taken(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    """Once everyone knows their Nemesis, the host takes the first turn."""
-    state.ready.add(seat)
-    if state.ready != set(state.seats):
-        return []
-    return start_turn(state, state.host)
 
 
 # --------------------------------------------------------------------------- the host counts
@@ -65,22 +63,42 @@ def acceptable(count: NumberEntry) -> bool:
     return 1 <= count.current <= count.high
 
 
+def all_counted(state: AlterEgoState) -> bool:
+    return state.data_of(Counting).all_counted()
+
+
+def count_piles(state: AlterEgoState, now: float) -> list[Effect]:
+    return _host_counts(state, pile_counts(),
+                        f"Sort the Arch Villains into {ARCH_VILLAINS} piles by type")
+
+
+def count_pools(state: AlterEgoState, now: float) -> list[Effect]:
+    return _host_counts(state, pool_counts(),
+                        f"Sort the CIV tokens into {CIV_TYPES} pools, left to right")
+
+
+def _host_counts(state: AlterEgoState, counts: list[NumberEntry], sort: str) -> list[Effect]:
+    state.data = Counting(counts)
+    return [Narrate(f"{sort}; Seat {state.host} counts them.")]
+
+
 def offer_pile_count(state: AlterEgoState, seat: int) -> list[Action]:
     """Piles have a likely default, so OK comes first."""
     if seat != state.host:
         return []
-    buttons = _count_buttons(state.count())
-    last_pile = state.count_index == len(state.counts) - 1
-    ok = Action("ok", "OK", undoable=not last_pile)  # the last pile's OK draws the picks
-    return [ok, *buttons] if acceptable(state.count()) else buttons
+    counting = state.data_of(Counting)
+    buttons = _count_buttons(counting.count())
+    ok = Action("ok", "OK", undoable=not counting.on_last())  # the last pile's OK draws the picks
+    return [ok, *buttons] if acceptable(counting.count()) else buttons
 
 
 def offer_pool_count(state: AlterEgoState, seat: int) -> list[Action]:
     """Pools are counted up in fives, and OK comes last."""
     if seat != state.host:
         return []
-    buttons = [Action("add:5", "+5", True, repeat=True), *_count_buttons(state.count())]
-    return [*buttons, Action("ok", "OK", True)] if acceptable(state.count()) else buttons
+    count = state.data_of(Counting).count()
+    buttons = [Action("add:5", "+5", True, repeat=True), *_count_buttons(count)]
+    return [*buttons, Action("ok", "OK", True)] if acceptable(count) else buttons
 
 
 def _count_buttons(count: NumberEntry) -> list[Action]:
@@ -92,47 +110,39 @@ def _count_buttons(count: NumberEntry) -> list[Action]:
 
 def count_by(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
     """Move the count; unlike a card's number, the first press moves it from the default too."""
-    count = state.count()
+    count = state.data_of(Counting).count()
     count.value = count.current
     count.step(int(arg))
     return []
 
 
 def pile_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    """After the last pile, one card of each is drawn: its position from the top."""
-    state.count_index += 1
-    if state.count_index < len(state.counts):
-        share_the_box(state.counts, state.count_index)
-        return []
-    state.picks = [1 + state.rng.below(count.current) for count in state.counts]
-    state.phase = "picks"
+    """Each pile after the first is bounded by what the ones before it left of the box."""
+    counting = state.data_of(Counting)
+    counting.index += 1
+    if not counting.all_counted():
+        share_the_box(counting.counts, counting.index)
+    return []
+
+
+def pool_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+    state.data_of(Counting).index += 1
+    return []
+
+
+def fill_supply(state: AlterEgoState, now: float) -> list[Effect]:
+    state.city.supply = [count.current for count in state.data_of(Counting).counts]
+    return []
+
+
+def draw_picks(state: AlterEgoState, now: float) -> list[Effect]:
+    """Once the last pile is counted, one card of each is drawn: its position from the top."""
+    piles = state.data_of(Counting).counts
+    state.picks = [1 + state.rng.below(count.current) for count in piles]
     chosen = ", ".join(f"pile {i + 1}: card {pick}" for i, pick in enumerate(state.picks))
     return [Buzz(Tune.REVEAL),
             Reveal(f"Take Arch Villains from the top, {chosen}.")]
 
 
 def offer_picks(state: AlterEgoState, seat: int) -> list[Action]:
-    return [Action("taken", "Villains taken", True)] if seat == state.host else []
-
-
-def villains_taken(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "supply"
-    state.counts = pool_counts()
-    state.count_index = 0
-    text = (
-        f"Sort the CIV tokens into {CIV_TYPES} pools, left to right;"
-        f" Seat {state.host} counts them."
-    )
-    return [Narrate(text)]
-
-
-def pool_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.count_index += 1
-    if state.count_index < len(state.counts):
-        return []
-    state.city.supply = [count.current for count in state.counts]
-    state.phase = "deal_nemeses"
-    state.ready = set()
-    text = (f"Shuffle the Nemesis cards, then lay {len(state.seats)} face down in a row;"
-            " PEEK: which is yours.")
-    return [Narrate(text)]
+    return [Action("taken", "Villains taken", True)] if seat in state.waiting_for else []

@@ -1,4 +1,5 @@
-"""The facts of one Alter Ego game: the setup counts, whose turn and its display, the city.
+"""The facts of one Alter Ego game: whose turn and its display, the Trophies, the city; and
+the data a setup phase keeps while it lasts (the host's counts, the Arch Villains drawn).
 
 The turn's arithmetic lives here too, as pure functions of the numbers the rulebook names,
 so each can be tested alone; the state only supplies the seat's display and Trophies.
@@ -7,6 +8,8 @@ so each can be tested alone; the state only supplies the seat's display and Trop
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.entry import NumberEntry
 from engine.phases import PhasedState
@@ -66,35 +69,75 @@ def pool_counts() -> list[NumberEntry]:
             for i in range(CIV_TYPES)]
 
 
+class Ending(StrEnum):
+    """The rulebook's four endings, by the names the option "ending" gives them."""
+
+    ALL_WIN = "all-win"
+    PERSONAL = "personal"
+    ALL_NEMESES = "all-nemeses"
+    FIRST_NEMESIS = "first-nemesis"
+
+
+@dataclass
+class Counting:
+    """The piles or pools the host counts in a setup phase, and which one is counted now."""
+
+    counts: list[NumberEntry]
+    index: int = 0
+
+    def count(self) -> NumberEntry:
+        return self.counts[self.index]
+
+    def on_last(self) -> bool:
+        return self.index == len(self.counts) - 1
+
+    def all_counted(self) -> bool:
+        return self.index == len(self.counts)
+
+
+@dataclass(frozen=True)
+class Taking:
+    """The villain that just came into play, whose hostages the seat on turn enters."""
+
+    villain: str
+
+
+@dataclass
+class Listing:
+    """The page of the villain list a turn step's menu shows (the Cops', the rescue's)."""
+
+    page: int = 0
+
+
 class AlterEgoState(PhasedState):
-    """A game in progress: setup counts, then turns; the city's books live in ``self.city``."""
+    """A game in progress: setup, then turns; the city's books live in ``self.city``."""
 
     def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> None:
         super().__init__(seats, options, seed)
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
-        self.ending = options["ending"]
+        self.ending = Ending(options["ending"])
         self.host: int = self.rng.choice(self.seats)  # the first player runs the table's setup
         rows = list(range(1, len(self.seats) + 1))
         self.rng.shuffle(rows)
         self.nemesis_row: dict[int, int] = dict(zip(self.seats, rows, strict=True))
-        self.ready: set[int] = set()
-        self.counts = pile_counts()  # the numbers the host is counting: piles, then pools
-        self.count_index = 0
-        self.picks: list[int] = []
+        self.picks: list[int] = []  # the Arch Villains drawn, by position atop each pile
         self.city = City(supply=[0] * CIV_TYPES)
         self.trophies = {seat: dict.fromkeys(TROPHIES, 0) for seat in self.seats}
         self.beaten: list[int] = []
-        # the turn: whose it is, the display that seat entered, the villain a step is about,
-        # and the page of a long list of villains
+        # the turn: whose it is (the host's first), and the display that seat entered
         self.current = self.host
         self.display = dict.fromkeys(ALTER_EGO_TYPES, 0)
-        self.target = ""
-        self.page = 0
 
-    def count(self) -> NumberEntry:
-        """The pile or pool the host is counting now."""
-        return self.counts[self.count_index]
+    def step(self) -> str:
+        """The step of the turn the screens show: the menu the seat on turn has open, or
+        else the phase."""
+        opened = self.menus.get(self.current)
+        return self.phase if opened is None else opened.name
+
+    def rescuing(self) -> str:
+        """The villain the seat on turn frees hostages from (its rescue menu's)."""
+        return self.menus[self.current].arg
 
     def next_seat(self) -> int:
         return self.ring.left_of(self.current) or self.current

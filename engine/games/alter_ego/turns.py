@@ -1,23 +1,26 @@
 """A turn: one seat's six rulebook phases as steps on its own buttons.
 
-Each step is a phase of its own with a short list of actions; the multi-step choices (which
-villain, which CIV type, which trophy icons) are steps of their own, so the screen always
-shows one question.
+Each step is a phase of its own with a short list of actions, waiting for the seat on turn;
+a choice within a step (which villain, which CIV type, "are you sure") is a menu of that
+phase, and the trophy icons and an arrival are steps of their own, so the screen always
+shows one question. The table in phases.py names where each step leads; the rules here
+only say a step is done, open and close its menus, or name a way out the table does not.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate
 from engine.cues import Tune
-from engine.phases import Offer, Rule
+from engine.phases import Offer, Rule, Waits
 from engine.text import page_of
 
 from . import end
 from .city import CIV_TYPES
-from .state import ALTER_EGO_TYPES
-from .text import holds
+from .state import ALTER_EGO_TYPES, Ending, Listing, Taking
+from .text import Step, holds
 
 if TYPE_CHECKING:
     from .state import AlterEgoState
@@ -31,13 +34,26 @@ def _act(action_id: str, label: str) -> Action:
     return Action(action_id, label, undoable=True)
 
 
-def start_turn(state: AlterEgoState, seat: int) -> list[Effect]:
-    state.current = seat
-    state.phase = "display"
+def seat_on_turn(state: AlterEgoState) -> Sequence[int]:
+    return [state.current]
+
+
+ON_TURN = Waits(seat_on_turn)  # every step of a turn waits for the seat whose turn it is
+
+
+def start_turn(state: AlterEgoState, now: float) -> list[Effect]:
     state.display = dict.fromkeys(ALTER_EGO_TYPES, 0)
-    state.target = ""
-    state.page = 0
-    return [Buzz(Tune.TURN), Narrate(f"Seat {seat}'s turn: enter your display.")]
+    return [Buzz(Tune.TURN), Narrate(f"Seat {state.current}'s turn: enter your display.")]
+
+
+def pass_the_turn(state: AlterEgoState, now: float) -> list[Effect]:
+    state.current = state.next_seat()
+    return []
+
+
+def list_villains(state: AlterEgoState, now: float) -> list[Effect]:
+    state.data = Listing()
+    return []
 
 
 def whose_turn(state: AlterEgoState, seat: int, action_id: str) -> str:
@@ -78,7 +94,7 @@ def offer_hostages(state: AlterEgoState, seat: int) -> list[Action]:
                confirm=supply[c] == 0)  # none left: the Villains win at once
         for c in range(CIV_TYPES)
     ]
-    if any(state.city.held[state.target]):
+    if any(state.city.held[state.data_of(Taking).villain]):
         actions.append(_act("done", "Done"))
     return actions
 
@@ -94,7 +110,7 @@ def offer_cops_pick(state: AlterEgoState, seat: int) -> list[Action]:
 def offer_fight(state: AlterEgoState, seat: int) -> list[Action]:
     actions = [_act("rescue", "Rescue...")] if state.city.hostages() else []
     actions.append(_act("done", "Done fighting"))
-    if state.ending != "all-win" and state.current not in state.beaten:
+    if state.ending != Ending.ALL_WIN and state.current not in state.beaten:
         actions.append(_act("nemesis", "Beat my Nemesis..."))
     return actions
 
@@ -108,7 +124,7 @@ def offer_rescue_pick(state: AlterEgoState, seat: int) -> list[Action]:
 
 @on_turn
 def offer_rescue_civ(state: AlterEgoState, seat: int) -> list[Action]:
-    held = state.city.held[state.target]
+    held = state.city.held[state.rescuing()]
     actions = [_act(f"free:{c}", f"Free CIV {c + 1} ({count})") for c, count in enumerate(held)
                if count]
     return [*actions, _act("back", "Back")]
@@ -126,44 +142,55 @@ def _label(state: AlterEgoState, key: str) -> str:
 
 
 def _paged(state: AlterEgoState, items: list[Action], back: Action) -> list[Action]:
-    shown, more = page_of(items, state.page, PAGE)
+    shown, more = page_of(items, state.data_of(Listing).page, PAGE)
     return [*shown, _act("more", "More..."), back] if more else [*shown, back]
+
+
+# --------------------------------------------------------------------------- where next
+
+
+def after_hostages(state: AlterEgoState) -> str:
+    """A henchman's hostages lead on to the Cops; an Arch Villain's, back to the fight."""
+    if state.data_of(Taking).villain.startswith("H"):
+        cops = state.display["Community"] and state.city.henchmen()
+        return Step.COPS if cops else Step.SUPPORT
+    return arrival_or_fight(state)
+
+
+def arrival_or_fight(state: AlterEgoState) -> str:
+    """A defeated villain's icons may have filled an Arch Villain's card."""
+    return Step.ARRIVE if state.city.waiting_arch_villains() else Step.FIGHT
 
 
 # --------------------------------------------------------------------------- rules
 
 
-def move(state: AlterEgoState, step: str) -> None:
-    state.phase = step
-    state.page = 0  # a list of villains is always shown from its first page
+def step_done(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Next, Done, No cops...: the step is over and the table names the one after it."""
+    state.acted(seat)
+    return []
 
 
-def go_to(step: str) -> Rule:
-    """Move on (Next, Done, Back, Cancel...) to the step the rules put next."""
-    def moved(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-        move(state, step)
+def open_list(menu: Step) -> Rule:
+    """Open a list of villains (Call the Cops..., Rescue..., Back), from its first page."""
+    def opened(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+        state.data_of(Listing).page = 0
+        state.open_menu(seat, menu)
         return []
-    return moved
+    return opened
 
 
-def hostages_taken(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    """A henchman's hostages lead on to the Cops; an Arch Villain's, back to the fight."""
-    if state.target.startswith("H"):
-        cops = state.display["Community"] and state.city.henchmen()
-        move(state, "cops" if cops else "support")
-    else:
-        move(state, _arrival_or_fight(state))
+def open_menu(menu: Step) -> Rule:
+    def opened(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+        state.open_menu(seat, menu)
+        return []
+    return opened
+
+
+def close_menu(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Back, Cancel: to the step the menu was opened from."""
+    state.close_menu(seat)
     return []
-
-
-def icons_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    move(state, _arrival_or_fight(state))
-    return []
-
-
-def _arrival_or_fight(state: AlterEgoState) -> str:
-    """A defeated villain's icons may have filled an Arch Villain's card."""
-    return "arrive" if state.city.waiting_arch_villains() else "fight"
 
 
 def add_card(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -177,44 +204,48 @@ def clear_display(state: AlterEgoState, seat: int, arg: str, now: float) -> list
 
 
 def next_page(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.page += 1
+    state.data_of(Listing).page += 1
     return []
 
 
 def henchman_in(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.target = state.city.new_henchman()
-    state.phase = "hostages"
-    return [Narrate(f"{state.target} comes into play and takes hostages.")]
+    key = state.city.new_henchman()
+    state.acted(seat)
+    return [Narrate(f"{key} comes into play and takes hostages.")]
+
+
+def hold_hostages(state: AlterEgoState, now: float) -> list[Effect]:
+    state.data = Taking(state.city.newest())
+    return []
 
 
 def take_hostage(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
     civ = int(arg)
-    return [] if state.city.take(state.target, civ) else end.villains_win(state, civ)
+    taken = state.city.take(state.data_of(Taking).villain, civ)
+    return [] if taken else end.villains_win(state, civ)
 
 
 def call_the_cops(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
     state.city.call_the_cops(arg)
-    state.phase = "support"
+    state.acted(seat)
     return [Narrate(f"The Cops take {arg} away; its hostages go back to the supply.")]
 
 
 def pick_villain(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.target = arg
-    state.phase = "rescue_civ"
+    state.open_menu(seat, Step.RESCUE_CIV, arg)
     return []
 
 
 def free_hostage(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
     """The last hostage freed defeats the villain: an Arch Villain falls, a henchman is kept."""
-    key = state.target
+    key = state.rescuing()
     if not state.city.rescue(key, int(arg)):
         return []
     if key.startswith("AV"):
-        state.phase = "fight"
+        state.close_menu(seat)
         return end.arch_defeated(state, key)
-    state.phase = "trophy"
     text = f"{key} is defeated: keep it; place Arch Villain tokens for its icons."
-    return [Buzz(Tune.WIN), Narrate(text)]
+    return [Buzz(Tune.WIN), Narrate(text), *state.set_phase(Step.TROPHY, now)]
 
 
 def add_trophy(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -223,15 +254,11 @@ def add_trophy(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Ef
 
 
 def arch_villain_in(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.target = state.city.arch_enters(int(arg))
-    state.phase = "hostages"
-    return [Buzz(Tune.ALARM), Narrate(f"Arch Villain {int(arg) + 1} comes into play!")]
+    state.city.arch_enters(int(arg))
+    arrived = [Buzz(Tune.ALARM), Narrate(f"Arch Villain {int(arg) + 1} comes into play!")]
+    return arrived + state.set_phase(Step.HOSTAGES, now)
 
 
 def nemesis_confirmed(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "fight"
+    state.close_menu(seat)
     return end.nemesis_beaten(state, state.current)
-
-
-def end_turn(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    return start_turn(state, state.next_seat())

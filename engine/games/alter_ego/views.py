@@ -5,12 +5,15 @@ Only the Nemesis row is secret, and it goes only into the seat's own PEEK face.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.api import SeatView, SecretFace
+from engine.phases import View
 from engine.text import fit, screen_lines
 
-from .city import ARCH_VILLAINS, DATA, DEFEATED, IN_PLAY
+from .city import ARCH_VILLAINS, DATA, Fate
+from .state import Counting, Taking
 from .text import (
     FIGHT_STEPS,
     HELP_ASKED,
@@ -39,9 +42,9 @@ def nemesis_face(state: AlterEgoState, seat: int | None) -> SecretFace | None:
 
 def _step_help(state: AlterEgoState, seat: int) -> tuple[str, ...]:
     """The step's rule; while another seat fights, that it may ask this one for help."""
-    if state.phase in FIGHT_STEPS and seat != state.current:
+    if state.step() in FIGHT_STEPS and seat != state.current:
         return HELP_ASKED
-    return STEP_HELP.get(state.phase, ())
+    return STEP_HELP.get(state.step(), ())
 
 
 def over_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
@@ -83,7 +86,7 @@ def _count_view(state: AlterEgoState, seat: int | None, title: str,
     """The host sees the count so far over the instructions; the others, what it is for."""
     if seat != state.host:
         return _setup_view(state, seat, title, lines)
-    count = state.count()
+    count = state.data_of(Counting).count()
     return _setup_view(state, seat, count.prompt, (f"Count: {count.shown()}", *lines[:2]))
 
 
@@ -105,9 +108,9 @@ def _turn_view(state: AlterEgoState, seat: int | None, lines: tuple[str, ...],
     """The seat on turn sees its step; the others, which phase it is in and the city."""
     secret = nemesis_face(state, seat)
     if seat != state.current:
-        title = fit(f"Seat {state.current}: {PHASE_OF_STEP[state.phase]}")
+        title = fit(f"Seat {state.current}: {PHASE_OF_STEP[state.step()]}")
         return SeatView(title, lines=_board_lines(state), secret=secret)
-    return SeatView(STEP_TITLES[state.phase], big=big, lines=lines, secret=secret,
+    return SeatView(STEP_TITLES[state.step()], big=big, lines=lines, secret=secret,
                     highlight=True)
 
 
@@ -131,7 +134,8 @@ def equip_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
 
 
 def hostages_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
-    held = fit(holds(state.target, state.city.held[state.target]))
+    villain = state.data_of(Taking).villain
+    held = fit(holds(villain, state.city.held[villain]))
     supply = fit(f"Supply {counts_text(state.city.supply)}")
     return _turn_view(state, seat, (held, supply, "as the card shows"))
 
@@ -152,7 +156,7 @@ def villains_view(state: AlterEgoState, seat: int | None, now: float) -> SeatVie
 
 
 def rescue_civ_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
-    key = state.target
+    key = state.rescuing()
     held = fit(holds(key, state.city.held[key]))
     if key.startswith("H") and state.city.arch_in_play():
         return _turn_view(state, seat, (held, "AV in play: freed", "tokens leave the game"))
@@ -161,13 +165,21 @@ def rescue_civ_view(state: AlterEgoState, seat: int | None, now: float) -> SeatV
 
 def note_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
     """A step whose screen only reminds the seat of what the rulebook asks."""
-    return _turn_view(state, seat, STEP_NOTES[state.phase])
+    return _turn_view(state, seat, STEP_NOTES[state.step()])
+
+
+def with_menus(phase_view: View, menu_views: Mapping[str, View]) -> View:
+    """A step's view, or the view of the menu the seat on turn has open in it (a phase's
+    menus have no views of their own)."""
+    def viewed(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
+        return menu_views.get(state.step(), phase_view)(state, seat, now)
+    return viewed
 
 
 def _board_lines(state: AlterEgoState) -> tuple[str, ...]:
     city = state.city
-    arrived = city.arch.count(IN_PLAY)
-    down = city.arch.count(DEFEATED)
+    arrived = city.arch.count(Fate.IN_PLAY)
+    down = city.arch.count(Fate.DEFEATED)
     return (
         fit(f"CIV left {counts_text(city.supply)}"),
         fit(f"{len(city.henchmen())} henchmen, {city.hostages()} held"),
