@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from engine.phases import OVER, Menu, Offer, Phase, Rule, Waits, over_phase
+from engine.phases import OVER, Hook, Menu, Offer, Phase, Rule, Waits, over_phase
 
 from . import challenges, combat, powers, setup, text, turns, unmasking, views
 from .claims import Window
@@ -47,7 +47,14 @@ from .numbers import lower_number, raise_number
 from .steps import MenuName
 
 NUMBER = {"plus": raise_number, "minus": lower_number}
-MONSTER_VALUES = {**NUMBER, "ok": setup.enter_monster_value, "card": setup.take_card_value}
+
+
+def monster_values(begin: Hook) -> Phase:
+    """The first seat reads Monster values off the cards, one by one; ``begin`` says which."""
+    return Phase(offer=setup.offer_monster_value,
+                 rules={**NUMBER, "ok": setup.enter_monster_value, "card": setup.take_card_value},
+                 view=views.monster_values_view, why_not=turns.why_not, begin=begin,
+                 next="who_starts")
 
 
 def window(offer: Offer, rules: Mapping[str, Rule], waits: Waits) -> Phase:
@@ -58,14 +65,7 @@ def window(offer: Offer, rules: Mapping[str, Rule], waits: Waits) -> Phase:
 
 
 PHASES: dict[str, Phase] = {
-    "monster_values": Phase(
-        offer=setup.offer_monster_value,
-        rules=MONSTER_VALUES,
-        view=views.monster_values_view,
-        why_not=turns.why_not,
-        begin=setup.ask_unknown_values,
-        next="who_starts",
-    ),
+    "monster_values": monster_values(setup.ask_unknown_values),
     "who_starts": Phase(
         offer=setup.offer_start,
         rules={"start": setup.start_as_best_liar, "change": setup.change_values},
@@ -73,14 +73,7 @@ PHASES: dict[str, Phase] = {
         why_not=turns.why_not,
         next="turn",
     ),
-    "change_values": Phase(
-        offer=setup.offer_monster_value,
-        rules=MONSTER_VALUES,
-        view=views.monster_values_view,
-        why_not=turns.why_not,
-        begin=setup.ask_values_again,
-        next="who_starts",
-    ),
+    "change_values": monster_values(setup.ask_values_again),
     "turn": Phase(
         offer=turns.offer_actions,
         rules={"power": turns.take_power, "combat": turns.take_combat,
