@@ -276,7 +276,7 @@ def test_troll_renews_then_fights_the_skeleton() -> None:
     press(state, 1, "renew:1")
     purse = state.table.purses[1]
     assert (purse.glory, purse.gems) == (1, 1) and state.table.in_play == ["Dragon", "Wyvern"]
-    assert state.window.kind == "knights"
+    assert state.phase == "knights"
 
 
 def test_troll_without_a_skeleton_still_pays_the_gem() -> None:

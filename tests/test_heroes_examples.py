@@ -104,7 +104,7 @@ def test_example_combat_marius_lies_unchallenged() -> None:
     effects = everyone_passes(state)
     assert state.table.purses[1].glory == 1 and state.table.purses[1].gems == 2
     assert state.table.in_play == ["Skeleton", "Golem"] and "Dwarf" not in said(effects)
-    assert state.window is not None and state.window.kind == "knights"
+    assert state.phase == "knights"
 
 
 def test_example_knight_copies_nacim_s_gems() -> None:
@@ -117,7 +117,7 @@ def test_example_knight_copies_nacim_s_gems() -> None:
     assert state.table.purses[1].gems == 3
     press(state, 2, "knight")
     press(state, 3, "pass")
-    assert state.window.claim.hero == "Knight"
+    assert state.phase == "challenge" and state.turn.claim.hero == "Knight"
     everyone_passes(state)
     assert state.table.purses[2].gems == 3 and state.table.purses[2].glory == 0
     assert state.active_seats() == {2}

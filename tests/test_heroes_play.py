@@ -209,7 +209,7 @@ def _snapshot(state: HeroesState) -> tuple:
     purses = tuple((p.life, p.gems, p.glory, tuple(p.hand)) for p in table.purses.values())
     decks = (tuple(table.heroes.cards), tuple(table.heroes.discards), tuple(table.in_play))
     next_random = copy.deepcopy(table.rng).below(1 << 62)
-    return purses, decks, next_random, state.turn_seat
+    return purses, decks, next_random, state.turn.seat
 
 
 def _chi_square(counts: Counter[str], expected: dict[str, float]) -> float:

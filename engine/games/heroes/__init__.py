@@ -15,9 +15,11 @@ Hero cards", read as the ones its other power put face down onto the set-aside c
 the set-aside card join the draw pile, while the face-up discards stay (an empty pile, by
 contrast, is rebuilt from every discard).
 
-Seat flow (``phases.py``): setup (Monster values read off the cards; the best liar presses to
-start), then turns: ``turns`` (actions and claims), ``challenges`` (the reaction windows),
-``powers`` and ``unmasking`` (what a claim does), ``end`` (the two ways to win).
+The whole flow is the table in ``phases.py``: setup (Monster values read off the cards; the
+best liar presses to start), then the steps of a turn: ``turns`` (actions and claims),
+``challenges`` (the reaction windows), ``powers`` and ``unmasking`` (what a claim does),
+``end`` (the two ways to win). ``state`` keeps the table and the turn under way; ``steps``
+what one phase keeps while it lasts, and the menus of the seat on turn.
 """
 
 from __future__ import annotations

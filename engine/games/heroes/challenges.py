@@ -14,7 +14,7 @@ from engine.api import Action, Buzz, Effect, Narrate, Reveal
 from engine.cues import Tune
 
 from .cards import POWERS
-from .claims import CHALLENGE, GIANT, Claim
+from .claims import WINDOWS, Claim, ClaimKind, ReactionWindow, Window
 from .combat import fight
 from .end import lose_life
 from .powers import activate, skip_step, theft
@@ -24,40 +24,71 @@ if TYPE_CHECKING:
     from .state import HeroesState
 
 
-def offer_reactions(state: HeroesState, seat: int) -> list[Action]:
-    if seat not in state.window.waiting:
+# --- whom each window asks, and its clock ----------------------------------------------------
+
+
+def claim_answerers(state: HeroesState) -> list[int]:
+    """A claim may be challenged by every other living seat."""
+    return [s for s in state.table.living() if s != state.turn.claim.seat]
+
+
+def threatened(state: HeroesState) -> list[int]:
+    """Only the target of a theft may cancel it as the Giant."""
+    return [state.turn.aimed()]
+
+
+def fight_watchers(state: HeroesState) -> list[int]:
+    """After a fight, every other living seat may copy its Gems as the Knight."""
+    return [s for s in state.table.living() if s != state.turn.seat]
+
+
+def start_clock(state: HeroesState, now: float) -> list[Effect]:
+    state.data = ReactionWindow(state.window_length, now)
+    return []
+
+
+def window_deadline(state: HeroesState) -> float | None:
+    return state.data_of(ReactionWindow).deadline
+
+
+# --- the answers ------------------------------------------------------------------------------
+
+
+def offer_challenge(state: HeroesState, seat: int) -> list[Action]:
+    if seat not in state.awaited():
         return []
-    kind = state.window.kind
-    if kind == CHALLENGE:
-        return [Action("challenge", "Challenge!"), Action("pass", "Let it pass")]
-    if kind == GIANT:
-        return [Action("allow", "Let it happen"), Action("giant", "I am the Giant")]
+    return [Action("challenge", "Challenge!"), Action("pass", "Let it pass")]
+
+
+def offer_giant(state: HeroesState, seat: int) -> list[Action]:
+    if seat not in state.awaited():
+        return []
+    return [Action("allow", "Let it happen"), Action("giant", "I am the Giant")]
+
+
+def offer_knight(state: HeroesState, seat: int) -> list[Action]:
+    if seat not in state.awaited():
+        return []
     return [Action("pass", "Pass"), Action("knight", "I am the Knight")]
 
 
 def challenge(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    claim = state.window.claim
-    state.window = None
-    return challenged(state, claim, seat, now)
+    return challenged(state, state.turn.claim, seat, now)
 
 
 def cancel_as_giant(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.window = None
-    return open_claim(state, Claim(seat, "Giant", "giant"), now)
+    return open_claim(state, Claim(seat, "Giant", ClaimKind.GIANT), now)
 
 
 def let_pass(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
     """The window closes once the last seat asked has answered."""
-    return close_window(state, now) if state.window.answer(seat) else []
+    state.acted(seat)
+    return [] if state.waiting_for else close_window(state, now)
 
 
 def announce_knight(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.window.knights.append(seat)
+    state.data_of(ReactionWindow).knights.append(seat)
     return let_pass(state, seat, arg, now)
-
-
-def window_deadline(state: HeroesState) -> float | None:
-    return state.window.deadline
 
 
 def close_on_time(state: HeroesState, now: float) -> list[Effect]:
@@ -67,23 +98,23 @@ def close_on_time(state: HeroesState, now: float) -> list[Effect]:
     same state; a window opened by that closing may be over by ``now`` as well.
     """
     effects: list[Effect] = []
-    while state.window is not None and state.window.deadline is not None:
-        deadline = state.window.deadline
-        if deadline > now:
+    while state.phase in WINDOWS:
+        deadline = state.data_of(ReactionWindow).deadline
+        if deadline is None or deadline > now:
             break
         effects += close_window(state, deadline)
     return effects
 
 
 def close_window(state: HeroesState, now: float) -> list[Effect]:
-    """Everyone answered or time ran out: silence lets the claim or the theft stand."""
-    window, state.window = state.window, None
-    if window.kind == CHALLENGE:
-        return [Narrate("No challenge."), *unchallenged(state, window.claim, now)]
-    if window.kind == GIANT:
+    """Everyone answered or time ran out: silence lets the claim or the theft stand; the
+    Knights announced claim one by one, clockwise from the seat on turn."""
+    if state.phase == Window.CHALLENGE:
+        return [Narrate("No challenge."), *unchallenged(state, state.turn.claim, now)]
+    if state.phase == Window.GIANT:
         return theft(state, now)
-    order = state.ring.clockwise_from(state.turn_seat)
-    state.knights = sorted(window.knights, key=order.index)
+    order = state.ring.clockwise_from(state.turn.seat)
+    state.turn.knights = sorted(state.data_of(ReactionWindow).knights, key=order.index)
     return next_knight(state, now)
 
 
@@ -109,9 +140,9 @@ def lie_caught(state: HeroesState, claim: Claim, now: float) -> list[Effect]:
     effects += lose_life(state, seat)
     if state.is_terminal():
         return effects
-    if claim.kind == "giant":
+    if claim.kind == ClaimKind.GIANT:
         return effects + theft(state, now)
-    if claim.kind == "knight":
+    if claim.kind == ClaimKind.KNIGHT:
         return effects + next_knight(state, now)
     return effects + end_turn(state, now)
 
@@ -127,18 +158,18 @@ def truth_challenged(state: HeroesState, claim: Claim, challenger: int,
     effects += lose_life(state, challenger)
     if state.is_terminal():
         return effects
-    if claim.kind in ("giant", "knight"):
+    if claim.kind in (ClaimKind.GIANT, ClaimKind.KNIGHT):
         effects += draw_hero(state, seat)
     return effects + unchallenged(state, claim, now)
 
 
 def unchallenged(state: HeroesState, claim: Claim, now: float) -> list[Effect]:
-    if claim.kind == "giant":
+    if claim.kind == ClaimKind.GIANT:
         said = Narrate(f"The Giant of Seat {claim.seat} cancels it.")
         return [said, *skip_step(state, now)]
-    if claim.kind == "knight":
+    if claim.kind == ClaimKind.KNIGHT:
         copied = state.table.gain_gems(claim.seat, claim.gems)
         return [Narrate(f"Seat {claim.seat} copies {copied} Gems."), *next_knight(state, now)]
-    if claim.kind == "combat":
+    if claim.monster is not None:  # a COMBAT claim
         return fight(state, claim.seat, claim.monster, now)
     return activate(state, claim, now)

@@ -1,7 +1,7 @@
 """Claims, and the reaction windows that wait for the table's answer to them.
 
-A reaction window is a set of seats that may answer at once (challenge a claim, react as the
-Giant, announce the Knight) and an optional deadline, so a silent table cannot stall the game:
+A reaction window asks seats to answer at once (challenge a claim, react as the Giant,
+announce the Knight) and has an optional deadline, so a silent table cannot stall the game:
 when the time is up, everyone who has not answered has let it pass. A deadline is a moment,
 and a paused window keeps the time it had left, like the hourglass.
 """
@@ -9,12 +9,28 @@ and a paused window keeps the time it had left, like the hourglass.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from engine.api import HourglassView
 
-CHALLENGE = "challenge"  # any other living seat may challenge the claim
-GIANT = "giant"  # the target of a theft may announce the Giant
-KNIGHTS = "knights"  # after a fight, any other seat may announce the Knight
+
+class Window(StrEnum):
+    """The three reaction windows, each a phase of its own (the values are the phases'
+    names in the table)."""
+
+    CHALLENGE = "challenge"  # any other living seat may challenge the claim
+    GIANT = "giant"  # the target of a theft may announce the Giant
+    KNIGHTS = "knights"  # after a fight, any other seat may announce the Knight
+
+
+WINDOWS = frozenset(Window)  # the phases in which the table, not the seat on turn, answers
+
+
+class ClaimKind(StrEnum):
+    POWER = "power"  # a Hero and one or two of its powers, on one's turn
+    COMBAT = "combat"  # a Hero strong enough for a Monster, on one's turn
+    GIANT = "giant"  # the target of a theft cancels it
+    KNIGHT = "knight"  # after a fight, a seat copies its Gems
 
 
 @dataclass(frozen=True)
@@ -23,21 +39,19 @@ class Claim:
 
     seat: int
     hero: str
-    kind: str  # "power", "combat", "giant" or "knight"
-    powers: tuple[str, ...] = ()  # the power ids announced (kind "power")
-    monster: int | None = None  # the index in play of the Monster fought (kind "combat")
-    gems: int = 0  # the Gems a Knight would copy (kind "knight")
+    kind: ClaimKind
+    powers: tuple[str, ...] = ()  # the power ids announced (kind POWER)
+    monster: int | None = None  # the index in play of the Monster fought (kind COMBAT)
+    gems: int = 0  # the Gems a Knight would copy (kind KNIGHT)
 
 
 @dataclass
 class ReactionWindow:
-    """Seats that may react at once (``kind`` says how), and the time they have to."""
+    """A window's own data: the time its seats have to answer (whom it asks is the phase's
+    wait), and the Knights announced so far (in the Knights' window)."""
 
-    kind: str
-    waiting: set[int]
     length: float | None  # seconds; None: open until everyone has answered
     opened: float
-    claim: Claim | None = None
     knights: list[int] = field(default_factory=list)
     paused_left: float | None = None
 
@@ -46,11 +60,6 @@ class ReactionWindow:
         if self.length is None or self.paused_left is not None:
             return None
         return self.opened + self.length
-
-    def answer(self, seat: int) -> bool:
-        """``seat`` has answered; True once nobody is left to answer."""
-        self.waiting.discard(seat)
-        return not self.waiting
 
     def pause(self, now: float) -> None:
         deadline = self.deadline

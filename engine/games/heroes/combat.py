@@ -12,6 +12,7 @@ from engine.api import Action, Effect, Narrate
 from .cards import loot_entry
 from .end import check_glory
 from .numbers import keep_monster_value, number_actions
+from .steps import Loot
 from .turns import finish_action
 
 if TYPE_CHECKING:
@@ -23,9 +24,7 @@ def fight(state: HeroesState, seat: int, index: int, now: float) -> list[Effect]
     monster = state.table.in_play[index]
     gems = state.table.loot[monster]
     if gems is None:
-        state.monster, state.number = index, loot_entry(monster)
-        state.phase = "loot_gems"
-        return []
+        return state.enter("loot_gems", Loot(loot_entry(monster), index), now)
     effects = collect(state, seat, index, 1, gems)
     if not state.is_terminal():
         effects += finish_action(state, now)
@@ -35,22 +34,23 @@ def fight(state: HeroesState, seat: int, index: int, now: float) -> list[Effect]
 def collect(state: HeroesState, seat: int, index: int, glory: int, gems: int) -> list[Effect]:
     monster = state.table.in_play[index]
     state.table.gain_glory(seat, glory)
-    state.looted = state.table.gain_gems(seat, gems)
+    state.turn.looted = state.table.gain_gems(seat, gems)
     new = state.table.replace_monster(index)
     return [
-        Narrate(f"Seat {seat} defeats the {monster}: {glory} Glory, {state.looted} Gems."),
+        Narrate(f"Seat {seat} defeats the {monster}: {glory} Glory, {state.turn.looted} Gems."),
         Narrate(f"The {new} comes into play."),
         *check_glory(state, seat),
     ]
 
 
 def offer_loot_number(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
+    if seat != state.turn.seat:
         return []
-    return number_actions(state.number, may_stay_unknown=False)
+    return number_actions(state.data_of(Loot).number, may_stay_unknown=False)
 
 
 def take_loot(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
     """The Gems read off the defeated Monster's card count for the rest of the game."""
-    keep_monster_value(state)
-    return fight(state, seat, state.monster, now)
+    loot = state.data_of(Loot)
+    keep_monster_value(state.table, loot.number)
+    return fight(state, seat, loot.monster, now)

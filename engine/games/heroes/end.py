@@ -40,6 +40,5 @@ def check_glory(state: HeroesState, seat: int) -> list[Effect]:
 
 def win(state: HeroesState, winner: int, reason: str) -> list[Effect]:
     state.winner, state.reason = winner, reason
-    state.window = None
     outcome = f"Seat {winner} wins: {reason}"
     return [Narrate(outcome + "."), *state.finish(outcome, Tune.WIN)]

@@ -1,5 +1,6 @@
 """The +1 / -1 / OK buttons of a number a seat sets: a Monster value read off its card (at
-setup, or its Gems once defeated) or the Exorcist's bet. The number is ``state.number``."""
+setup, or its Gems once defeated) or the Exorcist's bet. The number is the phase's own data
+(:class:`~.steps.Entering`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from typing import TYPE_CHECKING
 
 from engine.api import Action, Effect
 from engine.entry import NumberEntry
+
+from .steps import Entering
+from .table import Table
 
 if TYPE_CHECKING:
     from .state import HeroesState
@@ -24,18 +28,17 @@ def number_actions(number: NumberEntry, may_stay_unknown: bool) -> list[Action]:
 
 
 def raise_number(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.number.step(1)
+    state.data_of(Entering).number.step(1)
     return []
 
 
 def lower_number(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.number.step(-1)
+    state.data_of(Entering).number.step(-1)
     return []
 
 
-def keep_monster_value(state: HeroesState) -> None:
+def keep_monster_value(table: Table, number: NumberEntry) -> None:
     """Keep a value read off a card for the rest of the game (None stays unknown)."""
-    field, monster = state.number.key.split(":")
-    values = state.table.strengths if field == "strength" else state.table.loot
-    values[monster] = state.number.value
-    state.number = None
+    field, monster = number.key.split(":")
+    values = table.strengths if field == "strength" else table.loot
+    values[monster] = number.value

@@ -1,7 +1,7 @@
 """Heroes Love to Lie powers, resolved truthfully by the companion.
 
-After a claim stands, its powers run in the printed order from ``state.todo``; a power that
-needs a choice (a target, a Monster) waits in its phase, and a theft waits for its target's
+After a claim stands, its powers run in the printed order from the turn's ``todo``; a power
+that needs a choice (a target, a Monster) waits in its phase, and a theft waits for its target's
 Giant. Everything that needs a hidden card (the Mage's look, the Wood Spirit's comparison) is
 read from the hands here and told only as the rules tell it.
 """
@@ -15,11 +15,12 @@ from engine.api import Action, Buzz, Effect, Narrate, Reveal, Vibrate
 from engine.cues import Pattern, Tune
 
 from .cards import HEROES, POWERS
-from .claims import GIANT, Claim
+from .claims import Claim, Window
 from .combat import collect
 from .end import check_glory, lose_life
+from .steps import MenuName, Paging
 from .text import monster_label
-from .turns import draw_hero, end_turn, finish_action, open_window
+from .turns import draw_hero, end_turn, finish_action
 
 if TYPE_CHECKING:
     from .state import HeroesState
@@ -37,34 +38,32 @@ def activate(state: HeroesState, claim: Claim, now: float) -> list[Effect]:
     paid = state.table.pay_gems(claim.seat, sum(POWERS[p].gem_cost for p in claim.powers))
     if paid:
         effects.append(Narrate(f"Seat {claim.seat} pays {paid} Gems."))
-    state.announced = claim.powers
-    state.todo = [p for p in claim.powers if p not in MODIFIERS]
+    state.turn.announced = claim.powers
+    state.turn.todo = [p for p in claim.powers if p not in MODIFIERS]
     return effects + run_todo(state, now)
 
 
 def run_todo(state: HeroesState, now: float) -> list[Effect]:
     """Use the powers left until one needs a choice, the turn ends, or the game does."""
-    seat = state.turn_seat
+    seat, todo = state.turn.seat, state.turn.todo
     effects: list[Effect] = []
     while not state.is_terminal():
         if not state.table.alive(seat):
             return effects + end_turn(state, now)
-        if not state.todo:
+        if not todo:
             return effects + finish_action(state, now)
-        step = state.todo[0]
+        step = todo[0]
         if step in TARGETED:
-            state.phase = "target"
-            return effects
+            return effects + state.set_phase("target", now)
         if step == "troll_renew" and len(state.table.in_play) > 1:
-            state.phase = "pick_monster"
-            return effects
-        state.todo.pop(0)
+            return effects + state.set_phase("pick_monster", now)
+        todo.pop(0)
         effects += USES[step](state, seat)
     return effects
 
 
 def skip_step(state: HeroesState, now: float) -> list[Effect]:
-    state.todo.pop(0)
+    state.turn.todo.pop(0)
     return run_todo(state, now)
 
 
@@ -72,9 +71,9 @@ def skip_step(state: HeroesState, now: float) -> list[Effect]:
 
 
 def offer_targets(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
+    if seat != state.turn.seat:
         return []
-    step = state.todo[0]
+    step = state.turn.todo[0]
     others = [s for s in state.table.living() if s != seat]
     actions = [Action(f"target:{s}", target_label(state, step, s)) for s in others]
     if step == "unmask":
@@ -94,14 +93,16 @@ def target_label(state: HeroesState, step: str, seat: int) -> str:
 
 
 def choose_target(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.target = int(arg)
-    step = state.todo[0]
+    """An unmasking goes on to the guess (a menu: the seat may still pick another target)."""
+    state.turn.target = int(arg)
+    step = state.turn.todo[0]
     if step in UNMASKS:
-        state.phase, state.page = "guess", 0
+        state.data_of(Paging).page = 0
+        state.open_menu(seat, MenuName.GUESS)
         return []
     if step in THEFTS:
         return threaten(state, seat, step, now)
-    state.todo.pop(0)
+    state.turn.todo.pop(0)
     return USES[step](state, seat) + run_todo(state, now)
 
 
@@ -109,18 +110,18 @@ def choose_target(state: HeroesState, seat: int, arg: str, now: float) -> list[E
 
 
 def threaten(state: HeroesState, seat: int, step: str, now: float) -> list[Effect]:
-    target = state.target
+    target = state.turn.aimed()
     if step != "elf_swap" and state.table.purses[target].gems == 0:
         return [Narrate(f"Seat {target} has no Gem to steal."), *skip_step(state, now)]
     verb = "swaps Gems with" if step == "elf_swap" else "steals a Gem from"
-    open_window(state, GIANT, {target}, now)
-    return [Narrate(f"Seat {seat} {verb} Seat {target}. Giant?")]
+    said = Narrate(f"Seat {seat} {verb} Seat {target}. Giant?")
+    return [*state.set_phase(Window.GIANT, now), said]
 
 
 def theft(state: HeroesState, now: float) -> list[Effect]:
     """Nobody cancelled: the Gems move."""
-    seat, target = state.turn_seat, state.target
-    step = state.todo.pop(0)
+    seat, target = state.turn.seat, state.turn.aimed()
+    step = state.turn.todo.pop(0)
     if step == "elf_swap":
         mine, theirs = state.table.purses[seat], state.table.purses[target]
         mine.gems, theirs.gems = theirs.gems, mine.gems
@@ -185,34 +186,38 @@ def fight_the_troll_monster(state: HeroesState, seat: int) -> list[Effect]:
 
 def look_at_hero(state: HeroesState, seat: int) -> list[Effect]:
     """Only the Mage's PEEK screen will show the card, until it leaves that hand."""
-    state.peeks[seat] = (state.target, state.table.hand(state.target)[0])
-    told = Narrate(f"Seat {seat} looks at Seat {state.target}'s Hero.")
+    target = state.turn.aimed()
+    state.peeks[seat] = (target, state.table.hand(target)[0])
+    told = Narrate(f"Seat {seat} looks at Seat {target}'s Hero.")
     return [Vibrate(seat, Pattern.LONG), told]
 
 
 def remove_glory(state: HeroesState, seat: int) -> list[Effect]:
-    lost = state.table.lose_glory(state.target)
-    return [Narrate(f"Seat {state.target} loses {lost} Glory.")]
+    target = state.turn.aimed()
+    lost = state.table.lose_glory(target)
+    return [Narrate(f"Seat {target} loses {lost} Glory.")]
 
 
 def wound(state: HeroesState, seat: int) -> list[Effect]:
-    return lose_life(state, state.target)
+    return lose_life(state, state.turn.aimed())
 
 
 def steal_glory(state: HeroesState, seat: int) -> list[Effect]:
-    stolen = state.table.lose_glory(state.target)
+    target = state.turn.aimed()
+    stolen = state.table.lose_glory(target)
     state.table.purses[seat].glory += stolen
-    said = Narrate(f"Seat {seat} steals {stolen} Glory from Seat {state.target}.")
+    said = Narrate(f"Seat {seat} steals {stolen} Glory from Seat {target}.")
     return [said, *check_glory(state, seat)]
 
 
 def compare_strength(state: HeroesState, seat: int) -> list[Effect]:
     """The target's truthful answer, computed: LOWER costs them a Life, HIGHER costs us."""
-    bar = state.discarded_strength + ("wood_boost" in state.announced)
-    lower = HEROES[state.table.hand(state.target)[0]].strength < bar
+    turn, target = state.turn, state.turn.aimed()
+    bar = turn.discarded_strength + ("wood_boost" in turn.announced)
+    lower = HEROES[state.table.hand(target)[0]].strength < bar
     answer = "LOWER" if lower else "HIGHER"
-    told = Reveal(f"Seat {state.target} declares {answer} than {bar}.")
-    return [Buzz(Tune.REVEAL), told, *lose_life(state, state.target if lower else seat)]
+    told = Reveal(f"Seat {target} declares {answer} than {bar}.")
+    return [Buzz(Tune.REVEAL), told, *lose_life(state, target if lower else seat)]
 
 
 # The powers that run without a further choice (or once their target is chosen), by id.
@@ -236,7 +241,7 @@ USES: dict[str, Callable[[HeroesState, int], list[Effect]]] = {
 
 
 def offer_renewals(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
+    if seat != state.turn.seat:
         return []
     return [
         Action(f"renew:{i}", monster_label(state, i)) for i in range(len(state.table.in_play))
@@ -244,5 +249,5 @@ def offer_renewals(state: HeroesState, seat: int) -> list[Action]:
 
 
 def renew_chosen_monster(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.todo.pop(0)
+    state.turn.todo.pop(0)
     return renew_monster(state, seat, int(arg)) + run_todo(state, now)

@@ -13,75 +13,44 @@ from typing import TYPE_CHECKING
 from engine.api import Action, Buzz, Effect, Narrate
 from engine.cues import Tune
 from engine.entry import NumberEntry
-from engine.known import Learned
+from engine.known import Learned, known_values
 
 from .cards import monster_entries
 from .numbers import keep_monster_value, number_actions
+from .state import Turn
+from .steps import MonsterValues
+from .table import Table
 
 if TYPE_CHECKING:
     from .state import HeroesState
 
 
-def values_to_ask(state: HeroesState, known: dict[str, int | None]) -> list[NumberEntry]:
+def values_to_ask(table: Table, known: dict[str, int | None]) -> list[NumberEntry]:
     """Keep the known Monster values (None: left unknown before); return the others."""
     asked = []
     for entry in monster_entries():
         if entry.key in known:
-            state.number = entry
             entry.value = known[entry.key]
-            keep_monster_value(state)
+            keep_monster_value(table, entry)
         else:
             asked.append(entry)
     return asked
 
 
-def ask_values(state: HeroesState, now: float) -> list[Effect]:
-    """The game opens on the Monster values to read off the cards, or on who starts."""
-    begin_values(state, list(state.asked_values or []))
-    return []
+def entering_values(state: HeroesState) -> bool:
+    """Whether the table chose to read the Monster values off the cards."""
+    return state.options["monster_values"] == "enter"
 
 
-def begin_values(state: HeroesState, entries: list[NumberEntry]) -> None:
-    """Ask ``entries`` one by one, or go straight to who starts when there are none."""
-    state.monster_values = entries
-    if entries:
-        state.number = state.monster_values.pop(0)
-        state.phase = "monster_values"
-    else:
-        state.phase = "who_starts"
+def ask_unknown_values(state: HeroesState, now: float) -> list[Effect]:
+    """The game opens on the Monster values no earlier game entered; with none to read (or
+    the table leaving them unknown), it goes straight on to who starts."""
+    if not entering_values(state):
+        return state.end_phase(now)
+    return ask_values(state, values_to_ask(state.table, known_values(state.options)), now)
 
 
-def offer_monster_value(state: HeroesState, seat: int) -> list[Action]:
-    """Only the first seat enters the values, one Monster value at a time; until it has
-    looked, ACT takes the usual value named on the button ("Card says 7")."""
-    if seat != state.seats[0]:
-        return []
-    actions = number_actions(state.number, may_stay_unknown=True)
-    if state.number.value is None:
-        return [Action("card", f"Card says {state.number.default}"), *actions]
-    return actions
-
-
-def take_card_value(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.number.value = state.number.default
-    return enter_monster_value(state, seat, arg, now)
-
-
-def enter_monster_value(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    learned = Learned({state.number.key: state.number.value})
-    keep_monster_value(state)
-    begin_values(state, state.monster_values)
-    return [learned]
-
-
-def offer_start(state: HeroesState, seat: int) -> list[Action]:
-    start = Action("start", "I lie best: I start")
-    if seat == state.seats[0] and state.asked_values is not None:
-        return [start, Action("change", "Change values")]
-    return [start]
-
-
-def change_values(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
+def ask_values_again(state: HeroesState, now: float) -> list[Effect]:
     """Enter the Monster values again, each starting from the value in use."""
     entries = monster_entries()
     for entry in entries:
@@ -89,11 +58,58 @@ def change_values(state: HeroesState, seat: int, arg: str, now: float) -> list[E
         in_use = (state.table.strengths if field == "strength" else state.table.loot)[monster]
         if in_use is not None:
             entry.default = in_use
-    begin_values(state, entries)
+    return ask_values(state, entries, now)
+
+
+def ask_values(state: HeroesState, entries: list[NumberEntry], now: float) -> list[Effect]:
+    """Ask ``entries`` one by one, or end the phase at once when there are none."""
+    if not entries:
+        return state.end_phase(now)
+    state.data = MonsterValues(entries[0], entries[1:])
     return []
 
 
+def offer_monster_value(state: HeroesState, seat: int) -> list[Action]:
+    """Only the first seat enters the values, one Monster value at a time; until it has
+    looked, ACT takes the usual value named on the button ("Card says 7")."""
+    if seat != state.seats[0]:
+        return []
+    number = state.data_of(MonsterValues).number
+    actions = number_actions(number, may_stay_unknown=True)
+    if number.value is None:
+        return [Action("card", f"Card says {number.default}"), *actions]
+    return actions
+
+
+def take_card_value(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
+    number = state.data_of(MonsterValues).number
+    number.value = number.default
+    return enter_monster_value(state, seat, arg, now)
+
+
+def enter_monster_value(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Keep the value and ask the next; after the last, the table picks who starts."""
+    values = state.data_of(MonsterValues)
+    learned = Learned({values.number.key: values.number.value})
+    keep_monster_value(state.table, values.number)
+    if values.left:
+        values.number = values.left.pop(0)
+        return [learned]
+    return [learned, *state.end_phase(now)]
+
+
+def offer_start(state: HeroesState, seat: int) -> list[Action]:
+    start = Action("start", "I lie best: I start")
+    if seat == state.seats[0] and entering_values(state):
+        return [start, Action("change", "Change values")]
+    return [start]
+
+
+def change_values(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
+    return state.set_phase("change_values", now)
+
+
 def start_as_best_liar(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.turn_seat = seat
-    state.phase = "turn"
-    return [Buzz(Tune.START), Narrate(f"Seat {seat} lies best and starts.")]
+    state.turn = Turn(seat)
+    return [Buzz(Tune.START), Narrate(f"Seat {seat} lies best and starts."),
+            *state.end_phase(now)]

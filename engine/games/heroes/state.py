@@ -1,61 +1,75 @@
-"""Heroes Love to Lie in progress: the table, whose turn it is, the open reaction window, and
-the choices of the turn under way.
+"""Heroes Love to Lie in progress: the table, and the turn under way.
 
 Only facts and small queries over them live here; what the seats may do about them is in
-the phase table (``phases.py``) and the functions it names.
+the phase table (``phases.py``) and the functions it names; what a single step keeps (the
+open window, the number being set) is that phase's own data (``steps.py``, ``claims.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
-from engine.entry import NumberEntry
-from engine.known import known_values
+from engine.api import Effect
 from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
 
-from .claims import ReactionWindow, window_seconds
-from .setup import values_to_ask
+from .claims import Claim, ReactionWindow, window_seconds
 from .table import Table
 
 
+@dataclass
+class Turn:
+    """A turn under way: whose it is, and what its steps tell the ones after them.
+
+    Each turn starts afresh (the choices of the one before are forgotten); before the best
+    liar starts, the first seat's empty turn stands in, and nothing reads it.
+    """
+
+    seat: int
+    fight: int | None = None  # COMBAT: the index in play of the Monster fought
+    discarded_strength: int = 0  # POWER: the Hero discarded face up (the Wood Spirit's bar)
+    claims: list[Claim] = field(default_factory=list)  # in order; the last is answered
+    announced: tuple[str, ...] = ()  # the powers of the claim that stood
+    todo: list[str] = field(default_factory=list)  # those powers still to use, in order
+    target: int | None = None  # the seat the power under way targets, once chosen
+    looted: int = 0  # the Gems won in a fight, which a Knight may copy
+    knights: list[int] = field(default_factory=list)  # Knights still to claim, clockwise
+
+    @property
+    def claim(self) -> Claim:
+        """The claim the table answers now: the turn's last."""
+        return self.claims[-1]
+
+    def aimed(self) -> int:
+        """The target of the power under way (asked only once one is chosen)."""
+        if self.target is None:
+            raise RuntimeError("no target chosen yet")
+        return self.target
+
+
 class HeroesState(PhasedState):
+    """The table, the Mages' looks, the turn under way and, at the end, who won."""
+
     def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> None:
         super().__init__(seats, options, seed)
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
         self.table = Table(seats, self.rng)
         self.window_length = window_seconds(options["challenge_time"])
-        self.window: ReactionWindow | None = None
-        self.turn_seat: int | None = None
+        self.turn = Turn(self.seats[0])
         self.peeks: dict[int, tuple[int, str]] = {}  # Mage seat -> (seat, Hero it saw)
         self.winner: int | None = None
         self.reason = ""
-        self.reset_turn()
-        # The Monster values to read off the cards after the one being set (those the table
-        # entered before are known); with none to read, the table goes straight to choosing
-        # who starts. ``asked_values`` is None when the table chose to leave them unknown.
-        self.monster_values: list[NumberEntry] = []
-        self.asked_values: list[NumberEntry] | None = None
-        if options["monster_values"] == "enter":
-            self.asked_values = values_to_ask(self, known_values(options))
 
-    def reset_turn(self) -> None:
-        """Forget the choices of the turn that ended."""
-        self.mode = ""  # "power", "combat" or "unmask"
-        self.page = 0
-        self.claimed = ""
-        self.monster: int | None = None
-        self.todo: list[str] = []
-        self.announced: tuple[str, ...] = ()
-        self.target: int | None = None
-        self.guess = ""
-        # The number a seat is setting: a Monster value, a Monster's Gems or a bet.
-        self.number: NumberEntry | None = None
-        self.discarded_strength = 0
-        self.looted = 0
-        self.knights: list[int] = []
+    def enter(self, phase: str, data: object, now: float) -> list[Effect]:
+        """Go to ``phase`` with its own data made by the rule that leads there, from the
+        choice just made (the Monster fought, the Hero guessed): a phase's ``begin`` takes
+        no arguments. The phase has no ``begin`` and waits for nobody."""
+        effects = self.set_phase(phase, now)
+        self.data = data
+        return effects
 
     # --- hands ------------------------------------------------------------------------------
 
@@ -70,12 +84,12 @@ class HeroesState(PhasedState):
     # --- time -------------------------------------------------------------------------------
 
     def on_pause(self, now: float) -> None:
-        if self.window is not None:
-            self.window.pause(now)
+        if isinstance(self.data, ReactionWindow):
+            self.data.pause(now)
 
     def on_resume(self, now: float) -> None:
-        if self.window is not None:
-            self.window.resume(now)
+        if isinstance(self.data, ReactionWindow):
+            self.data.resume(now)
 
     # --- secrecy ----------------------------------------------------------------------------
 

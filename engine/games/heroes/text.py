@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from engine.text import fit
 
 from .cards import HEROES, POWERS
-from .claims import CHALLENGE, GIANT, Claim
+from .claims import WINDOWS, Claim, ClaimKind, Window
+from .steps import MenuName
 
 if TYPE_CHECKING:
     from .state import HeroesState
@@ -16,11 +17,11 @@ if TYPE_CHECKING:
 
 def claim_speech(state: HeroesState, claim: Claim) -> str:
     said = f"Seat {claim.seat}: I am the {claim.hero}"
-    if claim.kind == "power":
+    if claim.kind == ClaimKind.POWER:
         return f"{said}: {' and '.join(POWERS[p].label for p in claim.powers)}."
-    if claim.kind == "combat":
+    if claim.monster is not None:  # a COMBAT claim
         return f"{said} and I fight the {state.table.in_play[claim.monster]}."
-    if claim.kind == "giant":
+    if claim.kind == ClaimKind.GIANT:
         return f"{said} and I cancel that."
     return f"{said} and I copy {claim.gems} Gems."
 
@@ -48,52 +49,68 @@ def monster_label(state: HeroesState, index: int) -> str:
 
 
 def step_label(state: HeroesState) -> str:
-    step = state.todo[0]
+    step = state.turn.todo[0]
     return "Unmask" if step == "unmask" else POWERS[step].label
 
 
 # --- headlines: one line on the step under way, for the seat acting or everyone else -------
 
 
+def step(state: HeroesState) -> str:
+    """The step under way: the menu the seat on turn has open, else the phase."""
+    opened = state.menus.get(state.turn.seat)
+    return state.phase if opened is None else opened.name
+
+
 def _turn(state: HeroesState) -> str:
-    return f"Seat {state.turn_seat}"
+    return f"Seat {state.turn.seat}"
 
 
 def choosing(state: HeroesState, seat: int | None) -> str:
-    return "Choose an action" if seat == state.turn_seat else f"{_turn(state)} chooses"
+    """The turn's actions, or the Monster to fight (its menu)."""
+    if step(state) == MenuName.FIGHT:
+        return picking_fight(state, seat)
+    return "Choose an action" if seat == state.turn.seat else f"{_turn(state)} chooses"
 
 
 def discarding(state: HeroesState, seat: int | None) -> str:
-    return "Discard: PEEK to see" if seat == state.turn_seat else f"{_turn(state)} drew a Hero"
+    return "Discard: PEEK to see" if seat == state.turn.seat else f"{_turn(state)} drew a Hero"
 
 
 def claiming_hero(state: HeroesState, seat: int | None) -> str:
-    return "Claim a Hero aloud" if seat == state.turn_seat else f"{_turn(state)} announces..."
+    """The Hero claimed, or its powers (their menu)."""
+    if step(state) == MenuName.POWERS:
+        return claiming_powers(state, seat)
+    return "Claim a Hero aloud" if seat == state.turn.seat else f"{_turn(state)} announces..."
 
 
 def claiming_powers(state: HeroesState, seat: int | None) -> str:
-    if seat == state.turn_seat:
-        return fit(f"{state.claimed}: powers?", "Which powers?")
+    if seat == state.turn.seat:
+        hero = state.menus[seat].arg
+        return fit(f"{hero}: powers?", "Which powers?")
     return f"{_turn(state)} announces..."
 
 
 def picking_fight(state: HeroesState, seat: int | None) -> str:
-    return "Fight which Monster?" if seat == state.turn_seat else f"{_turn(state)} picks a fight"
+    return "Fight which Monster?" if seat == state.turn.seat else f"{_turn(state)} picks a fight"
 
 
 def renewing(state: HeroesState, seat: int | None) -> str:
-    return "Renew which Monster?" if seat == state.turn_seat else f"{_turn(state)} renews one"
+    return "Renew which Monster?" if seat == state.turn.seat else f"{_turn(state)} renews one"
 
 
 def targeting(state: HeroesState, seat: int | None) -> str:
-    if seat == state.turn_seat:
+    """The power's target, or the Hero an unmasking names (its menu)."""
+    if step(state) == MenuName.GUESS:
+        return guessing(state, seat)
+    if seat == state.turn.seat:
         return fit(f"{step_label(state)}: who?", "Choose a seat")
     return f"{_turn(state)} picks a seat"
 
 
 def guessing(state: HeroesState, seat: int | None) -> str:
-    if seat == state.turn_seat:
-        return f"Seat {state.target}'s Hero is?"
+    if seat == state.turn.seat:
+        return f"Seat {state.turn.aimed()}'s Hero is?"
     return f"{_turn(state)} names a Hero"
 
 
@@ -109,8 +126,10 @@ def reading_loot(state: HeroesState, seat: int | None) -> str:
 # Public words: how many follows the step and the seat's part in it, never its Hero; and no
 # Hero is named, so the face names only the seat's own.
 
+_VALUES_HELP = ("Read each Monster's", "values off its card")
 _ON_TURN_HELP = {
-    "monster_values": ("Read each Monster's", "values off its card"),
+    "monster_values": _VALUES_HELP,
+    "change_values": _VALUES_HELP,
     "turn": ("Pick 1 action: POWER,", "COMBAT or UNMASKING"),
     "discard": ("POWER: discard one of", "your 2 Heroes face up"),
     "fight_monster": ("COMBAT: your Hero's", "strength >= Monster's"),
@@ -132,39 +151,39 @@ _KNIGHT_HELP = ("Copy the Gems (no", "Glory)? Claim it now")  # only the seat's 
 
 def phase_help(state: HeroesState, seat: int) -> tuple[str, ...]:
     """What the step under way expects of ``seat``, in a line or three."""
-    window = state.window
-    if state.phase == "window" and window is not None:
-        if window.kind == CHALLENGE:
-            mine = window.claim is not None and window.claim.seat == seat
-            return _CHALLENGED_HELP if mine else _CHALLENGE_HELP
-        return _GIANT_HELP if window.kind == GIANT else _KNIGHT_HELP
+    if state.phase == Window.CHALLENGE:
+        return _CHALLENGED_HELP if state.turn.claim.seat == seat else _CHALLENGE_HELP
+    if state.phase in WINDOWS:
+        return _GIANT_HELP if state.phase == Window.GIANT else _KNIGHT_HELP
     if state.phase == "who_starts":
         return _WHO_STARTS_HELP
-    acting = state.seats[0] if state.phase == "monster_values" else state.turn_seat
+    setting_up = state.phase in ("monster_values", "change_values")
+    acting = state.seats[0] if setting_up else state.turn.seat
     if seat == acting:
-        return _ON_TURN_HELP.get(state.phase, ())
-    return _WAITING_HELP if state.phase in _ON_TURN_HELP else ()
+        return _ON_TURN_HELP.get(step(state), ())
+    return _WAITING_HELP if step(state) in _ON_TURN_HELP else ()
 
 
 # --- the lines of the screens ----------------------------------------------------------------
 
 
 def claim_lines(state: HeroesState, claim: Claim) -> tuple[str, ...]:
-    if claim.kind == "power":
+    if claim.kind == ClaimKind.POWER:
         return tuple(fit(POWERS[p].label + POWERS[p].cost_text) for p in claim.powers)
-    if claim.kind == "combat":
+    if claim.monster is not None:  # a COMBAT claim
         return (f"fights the {state.table.in_play[claim.monster]}",)
-    if claim.kind == "giant":
+    if claim.kind == ClaimKind.GIANT:
         return ("cancels the theft",)
     return (f"copies {claim.gems} Gems",)
 
 
 def theft_lines(state: HeroesState, seat: int | None) -> tuple[str, ...]:
-    swap = state.todo and state.todo[0] == "elf_swap"
-    victim = "you" if seat == state.target else f"Seat {state.target}"
+    turn = state.turn
+    swap = turn.todo and turn.todo[0] == "elf_swap"
+    victim = "you" if seat == turn.target else f"Seat {turn.target}"
     if swap:
-        return (f"Seat {state.turn_seat} swaps Gems", f"with {victim}")
-    return (f"Seat {state.turn_seat} steals a Gem", f"from {victim}")
+        return (f"Seat {turn.seat} swaps Gems", f"with {victim}")
+    return (f"Seat {turn.seat} steals a Gem", f"from {victim}")
 
 
 def stats_line(state: HeroesState, seat: int) -> str:

@@ -16,7 +16,9 @@ from engine.cues import Tune
 from engine.text import page_of
 
 from .cards import COMPONENTS, HERO_ORDER, HEROES, VARIABLE_COST, Power, combo_id, combo_label
-from .claims import CHALLENGE, KNIGHTS, Claim, ReactionWindow
+from .claims import WINDOWS, Claim, ClaimKind, Window
+from .state import Turn
+from .steps import MenuName, Paging
 from .text import claim_speech, monster_label
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ def why_not(state: HeroesState, seat: int, action_id: str) -> str:
     if not state.table.alive(seat):
         return "You are out"
     if seat not in state.active_seats():
-        return "Wait for the others" if state.window else "Not your turn"
+        return "Wait for the others" if state.phase in WINDOWS else "Not your turn"
     if action_id == "unmask":
         return f"Unmasking costs {COMPONENTS.unmask_cost} Gems"
     return "Not possible now"
@@ -48,7 +50,7 @@ def fightable(state: HeroesState) -> list[int]:
 
 
 def offer_actions(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
+    if seat != state.turn.seat:
         return []
     actions = [Action("power", "POWER")]
     if fightable(state):
@@ -59,48 +61,50 @@ def offer_actions(state: HeroesState, seat: int) -> list[Action]:
 
 
 def take_power(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.mode, state.page = "power", 0
-    state.phase = "discard"
-    return [Narrate(f"Seat {seat} takes POWER."), *draw_hero(state, seat)]
+    state.turn.fight = None
+    return [Narrate(f"Seat {seat} takes POWER."), *draw_hero(state, seat),
+            *state.set_phase("discard", now)]
 
 
 def take_combat(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    """With one Monster to fight, the claim of a Hero comes at once."""
-    state.mode, state.page = "combat", 0
+    """With one Monster to fight, the claim of a Hero comes at once; else the seat picks."""
     monsters = fightable(state)
-    state.monster = monsters[0] if len(monsters) == 1 else None
-    state.phase = "claim_hero" if len(monsters) == 1 else "fight_monster"
+    if len(monsters) == 1:
+        state.turn.fight = monsters[0]
+        return state.set_phase("claim_hero", now)
+    state.open_menu(seat, MenuName.FIGHT)
     return []
 
 
 def take_unmask(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.mode, state.page = "unmask", 0
-    state.todo = ["unmask"]
-    state.phase = "target"
-    return []
+    state.turn.todo = ["unmask"]
+    return state.set_phase("target", now)
 
 
 def back_to_actions(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "turn"
+    return state.set_phase("turn", now)
+
+
+def close_menu(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
+    """A menu's way back: the seat is offered again what the phase offers."""
+    state.close_menu(seat)
     return []
 
 
 def offer_discard(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
+    if seat != state.turn.seat:
         return []
     return [Action("discard:1", "Discard new Hero"), Action("discard:0", "Discard old Hero")]
 
 
 def discard_face_up(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
     card = state.discard_hero(seat, int(arg))
-    state.discarded_strength = HEROES[card].strength
-    state.phase = "claim_hero"
-    return [Buzz(Tune.REVEAL), Reveal(f"Seat {seat} discards the {HEROES[card].label}.")]
+    state.turn.discarded_strength = HEROES[card].strength
+    return [Buzz(Tune.REVEAL), Reveal(f"Seat {seat} discards the {HEROES[card].label}."),
+            *state.set_phase("claim_hero", now)]
 
 
 def offer_fights(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
-        return []
     actions = [
         Action(f"fight:{i}", monster_label(state, i), undoable=True) for i in fightable(state)
     ]
@@ -108,17 +112,23 @@ def offer_fights(state: HeroesState, seat: int) -> list[Action]:
 
 
 def pick_fight(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.monster = int(arg)
-    state.phase, state.page = "claim_hero", 0
-    return []
+    state.turn.fight = int(arg)
+    return state.set_phase("claim_hero", now)
 
 
 # --- the claim ------------------------------------------------------------------------------
 
 
+def start_paging(state: HeroesState, now: float) -> list[Effect]:
+    """A phase listing Heroes opens on their first page."""
+    state.data = Paging()
+    return []
+
+
 def claimable(state: HeroesState, seat: int) -> list[str]:
-    if state.mode == "combat":
-        needed = state.table.strength_needed(state.table.in_play[state.monster])
+    """COMBAT: the Heroes strong enough for the Monster; POWER: those with powers to pay."""
+    if state.turn.fight is not None:
+        needed = state.table.strength_needed(state.table.in_play[state.turn.fight])
         return [h for h in HERO_ORDER if HEROES[h].strength >= needed]
     return [h for h in HERO_ORDER if combos(state, seat, h)]
 
@@ -142,66 +152,60 @@ def hero_choices(state: HeroesState, names: Sequence[str], verb: str) -> list[Ac
     Seven Heroes and a Back still fit the eight buttons, so a list is paged only beyond
     seven (one more than :func:`engine.text.page_of` alone would show whole).
     """
-    shown, more = (names, False) if len(names) <= WHOLE else page_of(names, state.page, PAGE)
+    page = state.data_of(Paging).page
+    shown, more = (names, False) if len(names) <= WHOLE else page_of(names, page, PAGE)
     actions = [Action(f"{verb}:{n}", HEROES[n].label) for n in shown]
     return [*actions, Action("page", "More Heroes...", undoable=True)] if more else actions
 
 
 def turn_page(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.page += 1
+    state.data_of(Paging).page += 1
     return []
 
 
 def offer_heroes(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
+    if seat != state.turn.seat:
         return []
     actions = hero_choices(state, claimable(state, seat), "claim")
-    if state.mode == "combat":
+    if state.turn.fight is not None:
         actions.append(Action("back", "Other action", undoable=True))
     return actions
 
 
 def claim_hero(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
     """A fight is claimed with the Hero alone; POWER goes on to the powers."""
-    if state.mode == "combat":
-        return open_claim(state, Claim(seat, arg, "combat", monster=state.monster), now)
-    state.claimed = arg
-    state.phase = "claim_powers"
+    if state.turn.fight is not None:
+        return open_claim(state, Claim(seat, arg, ClaimKind.COMBAT, monster=state.turn.fight),
+                          now)
+    state.open_menu(seat, MenuName.POWERS, arg)
     return []
 
 
+def claimed_hero(state: HeroesState, seat: int) -> str:
+    """The Hero whose powers the seat is choosing (its powers menu's)."""
+    return state.menus[seat].arg
+
+
 def offer_powers(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
-        return []
-    actions = [
-        Action(f"use:{combo_id(c)}", combo_label(c)) for c in combos(state, seat, state.claimed)
-    ]
+    hero = claimed_hero(state, seat)
+    actions = [Action(f"use:{combo_id(c)}", combo_label(c)) for c in combos(state, seat, hero)]
     return [*actions, Action("back", "Other Hero", undoable=True)]
 
 
 def claim_powers(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
     powers = tuple(arg.split("+"))
-    return open_claim(state, Claim(seat, state.claimed, "power", powers=powers), now)
-
-
-def back_to_heroes(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "claim_hero"
-    return []
+    claim = Claim(seat, claimed_hero(state, seat), ClaimKind.POWER, powers=powers)
+    return open_claim(state, claim, now)
 
 
 # --- windows and the end of a turn ------------------------------------------------------------
 
 
-def open_window(state: HeroesState, kind: str, waiting: set[int], now: float,
-                claim: Claim | None = None) -> None:
-    state.window = ReactionWindow(kind, waiting, state.window_length, now, claim=claim)
-    state.phase = "window"
-
-
 def open_claim(state: HeroesState, claim: Claim, now: float) -> list[Effect]:
-    others = {s for s in state.table.living() if s != claim.seat}
-    open_window(state, CHALLENGE, others, now, claim=claim)
-    return [Buzz(Tune.TICK), Narrate(f"{claim_speech(state, claim)} Any challenge?")]
+    """The claim is the turn's latest, and the table may challenge it."""
+    state.turn.claims.append(claim)
+    return [*state.set_phase(Window.CHALLENGE, now), Buzz(Tune.TICK),
+            Narrate(f"{claim_speech(state, claim)} Any challenge?")]
 
 
 def draw_hero(state: HeroesState, seat: int) -> list[Effect]:
@@ -213,25 +217,29 @@ def draw_hero(state: HeroesState, seat: int) -> list[Effect]:
 
 def finish_action(state: HeroesState, now: float) -> list[Effect]:
     """A Hero shown to a wrong challenge is replaced now; then the Knights may speak."""
-    seat = state.turn_seat
-    effects = [] if state.table.hand(seat) else draw_hero(state, seat)
-    if state.looted:
-        others = {s for s in state.table.living() if s != seat}
-        open_window(state, KNIGHTS, others, now)
-        return [*effects, Narrate(f"Seat {seat} gained {state.looted} Gems. Any Knight?")]
+    turn = state.turn
+    effects = [] if state.table.hand(turn.seat) else draw_hero(state, turn.seat)
+    if turn.looted:
+        effects += state.set_phase(Window.KNIGHTS, now)
+        return [*effects, Narrate(f"Seat {turn.seat} gained {turn.looted} Gems. Any Knight?")]
     return effects + end_turn(state, now)
 
 
 def next_knight(state: HeroesState, now: float) -> list[Effect]:
-    while state.knights:
-        knight = state.knights.pop(0)
+    turn = state.turn
+    while turn.knights:
+        knight = turn.knights.pop(0)
         if state.table.alive(knight):
-            return open_claim(state, Claim(knight, "Knight", "knight", gems=state.looted), now)
+            claim = Claim(knight, "Knight", ClaimKind.KNIGHT, gems=turn.looted)
+            return open_claim(state, claim, now)
     return end_turn(state, now)
 
 
 def end_turn(state: HeroesState, now: float) -> list[Effect]:
-    state.reset_turn()
-    state.turn_seat = state.ring.left_of(state.turn_seat, gone=state.table.dead())
-    state.phase = "turn"
-    return [Buzz(Tune.TURN), Narrate(f"Seat {state.turn_seat}'s turn.")]
+    """The choices of the turn are forgotten, and the next living seat clockwise plays (there
+    is one: the last seat standing has already won)."""
+    seat = state.turn.seat
+    living = state.ring.clockwise_from(seat, gone=state.table.dead())
+    state.turn = Turn(next(s for s in living if s != seat))
+    return [*state.set_phase("turn", now), Buzz(Tune.TURN),
+            Narrate(f"Seat {state.turn.seat}'s turn.")]

@@ -17,6 +17,7 @@ from .cards import COMPONENTS, HERO_ORDER
 from .end import lose_life
 from .numbers import number_actions
 from .powers import skip_step
+from .steps import Bet
 from .turns import draw_hero, hero_choices
 
 if TYPE_CHECKING:
@@ -24,49 +25,39 @@ if TYPE_CHECKING:
 
 
 def give_up_unmasking(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.todo, state.phase = [], "turn"
-    return []
+    state.turn.todo = []
+    return state.set_phase("turn", now)
 
 
 def offer_guesses(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
-        return []
     back = Action("back", "Other target", undoable=True)
     return [*hero_choices(state, HERO_ORDER, "guess"), back]
 
 
 def name_hero(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
     """The guess; the Exorcist then sets the bet, between 1 Gem and all the Gems held."""
-    state.guess = arg
     gems = state.table.purses[seat].gems
-    if "exorcist_bet" in state.announced and gems > 0:
-        state.number = NumberEntry("bet", "Bet Gems", 1, 1, gems, value=1)
-        state.phase = "bet"
-        return []
-    return unmask(state, seat, now)
-
-
-def back_to_targets(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.phase = "target"
-    return []
+    if "exorcist_bet" in state.turn.announced and gems > 0:
+        bet = NumberEntry("bet", "Bet Gems", 1, 1, gems, value=1)
+        return state.enter("bet", Bet(bet, guess=arg), now)
+    return unmask(state, seat, arg, 0, now)
 
 
 def offer_bet(state: HeroesState, seat: int) -> list[Action]:
-    if seat != state.turn_seat:
+    if seat != state.turn.seat:
         return []
-    return number_actions(state.number, may_stay_unknown=False)
+    return number_actions(state.data_of(Bet).number, may_stay_unknown=False)
 
 
 def place_bet(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    return unmask(state, seat, now)
+    bet = state.data_of(Bet)
+    return unmask(state, seat, bet.guess, bet.number.value or 0, now)
 
 
-def unmask(state: HeroesState, seat: int, now: float) -> list[Effect]:
-    target, guess = state.target, state.guess
-    if state.todo[0] == "unmask":
+def unmask(state: HeroesState, seat: int, guess: str, bet: int, now: float) -> list[Effect]:
+    target = state.turn.aimed()
+    if state.turn.todo[0] == "unmask":
         state.table.pay_gems(seat, COMPONENTS.unmask_cost)
-    bet = state.number.value if state.number else 0
-    state.number = None
     effects: list[Effect] = [Narrate(f"Seat {seat} names the {guess} for Seat {target}.")]
     if guess in state.table.hand(target):
         effects += [Buzz(Tune.REVEAL), Reveal(f"Unmasked! Seat {target} shows the {guess}.")]

@@ -14,7 +14,8 @@ from engine.api import SeatView, SecretFace
 from engine.text import fit
 
 from .cards import HEROES
-from .claims import CHALLENGE, GIANT
+from .claims import ReactionWindow, Window
+from .steps import Entering, MonsterValues
 from .text import (
     claim_lines,
     glory_line,
@@ -38,7 +39,7 @@ Headline = Callable[["HeroesState", "int | None"], str]
 
 def monster_values_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
     if seat == state.seats[0]:
-        number = state.number
+        number = state.data_of(MonsterValues).number
         return SeatView("Monster cards", (number.prompt,), big=number.shown(),
                         highlight=True, secret=peek_face(state, seat))
     lines = (f"Seat {state.seats[0]} enters", "Monster values", "from the cards")
@@ -61,7 +62,8 @@ def play_view(state: HeroesState, seat: int | None, now: float, headline: Headli
         return SeatView(headline(state, None), lines)
     if not state.table.alive(seat):
         return out_view(seat, headline(state, None))
-    title = "Your turn" if seat == state.turn_seat else f"Seat {state.turn_seat}'s turn"
+    turn = state.turn.seat
+    title = "Your turn" if seat == turn else f"Seat {turn}'s turn"
     lines = (stats_line(state, seat), monsters_line(state), headline(state, seat))
     return SeatView(title, lines, secret=peek_face(state, seat),
                     highlight=seat in state.active_seats())
@@ -70,15 +72,16 @@ def play_view(state: HeroesState, seat: int | None, now: float, headline: Headli
 def number_view(state: HeroesState, seat: int | None, now: float,
                 headline: Headline) -> SeatView:
     """The seat on turn sets a number (a Monster's Gems, a bet); the others see the turn."""
-    if seat is not None and seat == state.turn_seat:
-        return SeatView("Your turn", (state.number.prompt,), big=state.number.shown(),
+    if seat is not None and seat == state.turn.seat:
+        number = state.data_of(Entering).number
+        return SeatView("Your turn", (number.prompt,), big=number.shown(),
                         highlight=True, secret=peek_face(state, seat))
     return play_view(state, seat, now, headline)
 
 
 def window_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
     """A reaction window: the claim or the theft, and the time left as a bar."""
-    glass = state.window.sand(now)
+    glass = state.data_of(ReactionWindow).sand(now)
     if seat is None:
         title, lines = window_situation(state, None)
         return SeatView(title, lines, hourglass=glass)
@@ -90,18 +93,17 @@ def window_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
 
 
 def window_situation(state: HeroesState, seat: int | None) -> tuple[str, tuple[str, ...]]:
-    window = state.window
-    asked = seat in window.waiting
-    if window.kind == CHALLENGE:
-        claim = window.claim
+    asked = seat in state.awaited()
+    if state.phase == Window.CHALLENGE:
+        claim = state.turn.claim
         title = f"Seat {claim.seat}: {claim.hero}?"
         return fit(title, f"S{claim.seat}: {claim.hero}?"), claim_lines(state, claim)
     theft = theft_lines(state, seat)
-    if window.kind == GIANT:
-        title = "Cancel as Giant?" if asked else f"Seat {state.target} may react"
+    if state.phase == Window.GIANT:
+        title = "Cancel as Giant?" if asked else f"Seat {state.turn.target} may react"
         return title, theft
     title = "Knight? Copy Gems" if asked else "Any Knight?"
-    return title, (f"Seat {state.turn_seat} gained {state.looted}", "Gems in the fight")
+    return title, (f"Seat {state.turn.seat} gained {state.turn.looted}", "Gems in the fight")
 
 
 def out_view(seat: int, public_title: str) -> SeatView:
