@@ -204,22 +204,24 @@ class PhasedState(State):
             return effects
         return effects + self._enter(ending.next_phase(self), now)
 
-    def set_phase(self, name: str, now: float) -> list[Effect]:
-        """The current phase ends and ``name`` begins (boardgame.io's setPhase)."""
+    def set_phase(self, name: str, now: float, data: object = None) -> list[Effect]:
+        """The current phase ends and ``name`` begins (boardgame.io's setPhase), with
+        ``data`` as its own data when the rule that leads there made it from the choice just
+        made (the Monster fought, the Hero guessed): set before the phase's waits and begin."""
         if name not in self.phases:
             raise RuntimeError(f"no phase {name!r}")
         effects = self.current_phase().end(self, now)
         if self.is_terminal():
             return effects
-        return effects + self._enter(name, now)
+        return effects + self._enter(name, now, data)
 
-    def _enter(self, name: str, now: float) -> list[Effect]:
+    def _enter(self, name: str, now: float, data: object = None) -> list[Effect]:
         """The one place ``phase`` changes: menus close (unless the phase keeps them), the
         seats to wait for are named."""
         phase = self.phases[name]
         kept = {seat: opened for seat, opened in self.menus.items()
                 if phase.keeps_menus and opened.name in phase.menus}
-        self.phase, self.data, self.menus = name, None, kept
+        self.phase, self.data, self.menus = name, data, kept
         waits = phase.waits
         self.waiting_for = list(waits.seats(self)) if waits else []
         return phase.begin(self, now)

@@ -84,7 +84,8 @@ def stop(state: ToyState, seat: int, arg: str, now: float) -> list[Effect]:
 
 
 def make_tally(state: ToyState, now: float) -> list[Effect]:
-    state.data = Tally()
+    if state.data is None:  # a rule that set the phase may have brought its data
+        state.data = Tally()
     return []
 
 
@@ -231,3 +232,10 @@ def test_stop_waiting_ends_a_waiting_phase_at_once() -> None:
     state = new()
     state.stop_waiting()
     assert state.awaited() == [] and state.current_phase().is_done(state)
+
+
+def test_set_phase_hands_the_new_phase_the_data_its_rule_made() -> None:
+    """A rule may make the next phase's data from the choice just made."""
+    state = to_count()
+    state.set_phase("count", 0.0, Tally(total=2))
+    assert state.data_of(Tally).total == 2  # count's begin makes a Tally only when none came

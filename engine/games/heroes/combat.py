@@ -24,7 +24,7 @@ def fight(state: HeroesState, seat: int, index: int, now: float) -> list[Effect]
     monster = state.table.in_play[index]
     gems = state.table.loot[monster]
     if gems is None:
-        return state.enter("loot_gems", Loot(loot_entry(monster), index), now)
+        return state.set_phase("loot_gems", now, Loot(loot_entry(monster), index))
     effects = collect(state, seat, index, 1, gems)
     if not state.is_terminal():
         effects += finish_action(state, now)

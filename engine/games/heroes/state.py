@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.api import Effect
 from engine.phases import PhasedState
 from engine.rng import SeededRandom
 from engine.seats import Ring
@@ -62,14 +61,6 @@ class HeroesState(PhasedState):
         self.peeks: dict[int, tuple[int, str]] = {}  # Mage seat -> (seat, Hero it saw)
         self.winner: int | None = None
         self.reason = ""
-
-    def enter(self, phase: str, data: object, now: float) -> list[Effect]:
-        """Go to ``phase`` with its own data made by the rule that leads there, from the
-        choice just made (the Monster fought, the Hero guessed): a phase's ``begin`` takes
-        no arguments. The phase has no ``begin`` and waits for nobody."""
-        effects = self.set_phase(phase, now)
-        self.data = data
-        return effects
 
     # --- hands ------------------------------------------------------------------------------
 
