@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.api import GameOver, Reveal, Vibrate
 from engine.games.they_live.cards import HUMAN, INVADER
+from engine.games.they_live.force_reveal import Accusation
 from engine.games.they_live.text import (
     HUMANS_WIN,
     INVADERS_WIN_CITY,
@@ -11,6 +12,7 @@ from engine.games.they_live.text import (
     identity_phrase,
     spare_phrase,
 )
+from engine.games.they_live.turns import Turn, on_turn
 from tests.test_they_live_support import (
     end_wave_turns,
     humans,
@@ -31,7 +33,7 @@ def _to_vote(state, caller: int, accused: int) -> None:
 
 def _vote(state, yes: set[int]):
     effects = []
-    for seat in sorted(state.vote.voters):
+    for seat in sorted(state.data_of(Accusation).vote.voters):
         effects += press(state, seat, "vote:yes" if seat in yes else "vote:no")
     return effects
 
@@ -43,7 +45,7 @@ def test_inspect_only_critical_seats_are_offered() -> None:
     """Hoffman Lenses list only CRITICAL seats; none CRITICAL means no Inspect button."""
     state = new_game(4)
     to_turns(state, health=10, critical=3)
-    me = state.on_turn
+    me = on_turn(state)
     assert "inspect" not in [a.id for a in state.legal_actions(me)]
     target = next(s for s in state.seats if s != me)
     state.players[target].left = 3
@@ -55,7 +57,7 @@ def test_inspect_result_only_on_the_inspectors_peek() -> None:
     """The identity appears on the inspector's PEEK face; the table hears only the inspection."""
     state = new_game(5)
     to_turns(state, health=10, critical=3)
-    me = state.on_turn
+    me = on_turn(state)
     target = next(s for s in state.seats if s != me)
     state.players[target].left = 2
     press(state, me, "inspect")
@@ -136,7 +138,7 @@ def test_self_reveal_heals_an_invader_fully_and_publicly() -> None:
     state = new_game(3)
     to_turns(state, health=10, critical=3)
     bad = invaders(state)[0]
-    state.on_turn = bad
+    state.data_of(Turn).seat = bad
     state.players[bad].left = 2
     effects = _self_reveal(state, bad)
     assert any(isinstance(e, Reveal) and identity_phrase(bad, INVADER) in e.text
@@ -148,7 +150,7 @@ def test_self_reveal_cannot_happen_by_accident() -> None:
     """Pressing ACT repeatedly on the self-reveal menu only cancels."""
     state = new_game(3)
     to_turns(state)
-    me = state.on_turn
+    me = on_turn(state)
     press(state, me, "reveal")
     press(state, me, state.legal_actions(me)[0].id)
     assert not state.players[me].revealed and me not in state.menus
@@ -160,7 +162,7 @@ def test_self_reveal_by_a_human_ends_like_a_cancel() -> None:
     state = new_game(3)
     to_turns(state)
     good = humans(state)[0]
-    state.on_turn = good
+    state.data_of(Turn).seat = good
     assert _self_reveal(state, good) == []
     assert not state.players[good].revealed and good not in state.menus
     press(state, good, "reveal")
@@ -197,8 +199,8 @@ def test_death_by_a_player_hands_the_killer_every_city_area() -> None:
     (the seat on turn is offered first); the victim's 2 areas join the killer's 1."""
     state = new_game(5)
     to_turns(state)
-    victim = next(s for s in humans(state) if s != state.on_turn)
-    killer = state.on_turn
+    victim = next(s for s in humans(state) if s != on_turn(state))
+    killer = on_turn(state)
     state.players[victim].areas, state.players[killer].areas = 2, 1
     while state.players[victim].left > 1:
         press(state, victim, "damage")
@@ -300,7 +302,7 @@ def test_ending_invaders_win_holding_as_many_areas_as_players() -> None:
     for seat in bad:
         state.players[seat].areas = 1
     state.players[bad[0]].areas = 4 - len(bad)
-    state.on_turn = bad[0]
+    state.data_of(Turn).seat = bad[0]
     assert state.phase == "turns"
     assert GameOver(INVADERS_WIN_CITY) in press(state, bad[0], "area")
 
@@ -310,7 +312,7 @@ def test_ending_human_areas_never_win() -> None:
     state = new_game(3)
     to_turns(state)
     good = humans(state)[0]
-    state.on_turn = good
+    state.data_of(Turn).seat = good
     for _ in range(6):
         press(state, good, "area")
     assert not state.is_terminal()

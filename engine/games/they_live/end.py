@@ -33,7 +33,8 @@ def kill(state: TheyLiveState, seat: int, killer: int | None) -> list[Effect]:
     player = state.players[seat]
     areas = player.areas
     player.alive, player.revealed, player.areas = False, True, 0
-    state.menus.pop(seat, None)
+    state.close_menu(seat)
+    state.stop_waiting_for(seat)
     identity = state.identities[seat]
     effects: list[Effect] = [
         Buzz(Tune.REVEAL),
