@@ -5,13 +5,7 @@ from __future__ import annotations
 from engine.api import GameOver, Reveal, Vibrate
 from engine.games.they_live.cards import HUMAN, INVADER
 from engine.games.they_live.force_reveal import Accusation
-from engine.games.they_live.text import (
-    HUMANS_WIN,
-    INVADERS_WIN_CITY,
-    INVADERS_WIN_KILLS,
-    identity_phrase,
-    spare_phrase,
-)
+from engine.games.they_live.text import Outcome, identity_phrase, spare_phrase
 from engine.games.they_live.turns import Turn, on_turn
 from tests.test_they_live_support import (
     end_wave_turns,
@@ -233,7 +227,7 @@ def test_death_by_an_invader_taking_the_areas_can_win_the_city() -> None:
     killer, victim = invaders(state)[0], humans(state)[0]
     state.players[killer].areas, state.players[victim].areas = 2, 2
     kill(state, victim, by=killer)
-    assert state.result() == INVADERS_WIN_CITY
+    assert state.result() == Outcome.INVADERS_WIN_CITY
 
 
 def test_kill_heals_a_revealed_invader_and_a_human_among_several_invaders() -> None:
@@ -277,7 +271,7 @@ def test_ending_humans_win_when_every_invader_in_play_dies() -> None:
         state = new_game(6, seed_no=seed_no)
         to_turns(state)
         effects = [e for seat in invaders(state) for e in kill(state, seat)]
-        assert GameOver(HUMANS_WIN) in effects and state.result() == HUMANS_WIN
+        assert GameOver(Outcome.HUMANS_WIN) in effects and state.result() == Outcome.HUMANS_WIN
 
 
 def test_ending_invaders_win_when_every_human_dies() -> None:
@@ -286,7 +280,7 @@ def test_ending_invaders_win_when_every_human_dies() -> None:
     state = new_game(5)
     to_turns(state)
     effects = [e for seat in humans(state) for e in kill(state, seat)]
-    assert state.result() == INVADERS_WIN_KILLS
+    assert state.result() == Outcome.INVADERS_WIN_KILLS
     end = next(i for i, e in enumerate(effects) if isinstance(e, GameOver))
     sides = [e.text for e in effects[end:] if isinstance(e, Reveal)]
     assert len(sides) == 2 and sides[0].count("Invader") >= 1 and "Human" not in sides[0]
@@ -304,7 +298,7 @@ def test_ending_invaders_win_holding_as_many_areas_as_players() -> None:
     state.players[bad[0]].areas = 4 - len(bad)
     state.data_of(Turn).seat = bad[0]
     assert state.phase == "turns"
-    assert GameOver(INVADERS_WIN_CITY) in press(state, bad[0], "area")
+    assert GameOver(Outcome.INVADERS_WIN_CITY) in press(state, bad[0], "area")
 
 
 def test_ending_human_areas_never_win() -> None:
@@ -328,5 +322,5 @@ def test_ending_whole_game_with_force_penalty_deaths() -> None:
         state.players[seat].left = 3
     _to_vote(state, bad, good[0])
     effects = _vote(state, set(good) | {bad})
-    assert state.result() == INVADERS_WIN_KILLS
-    assert GameOver(INVADERS_WIN_KILLS) in effects
+    assert state.result() == Outcome.INVADERS_WIN_KILLS
+    assert GameOver(Outcome.INVADERS_WIN_KILLS) in effects
