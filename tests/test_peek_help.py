@@ -18,6 +18,7 @@ from engine.games.mind_invaders import text as mind_invaders_text
 from engine.games.staying_alive import text as staying_alive_text
 from engine.games.staying_alive.cards import ROLES
 from engine.games.they_live import text as they_live_text
+from engine.games.they_live.turns import on_turn
 from engine.text import fits
 from tests.test_alter_ego import new_game as alter_ego_game
 from tests.test_heroes_support import rig, started
@@ -58,7 +59,7 @@ def test_peek_help_the_giant_shows_its_powers_and_the_step() -> None:
 def test_peek_help_they_live_turn_and_the_self_reveal_menu() -> None:
     state = new_game(3)
     to_turns(state)
-    me = state.on_turn
+    me = on_turn(state)
     other = next(s for s in state.seats if s != me)
     assert state.view(me, 0.0).secret.lines[3:] == they_live_text.TURN_HELP
     assert state.view(other, 0.0).secret.lines[3:] == they_live_text.WAITING_TURN_HELP

@@ -17,7 +17,9 @@ from engine.api import Vibrate
 from engine.cues import Pattern
 from engine.games.they_live import menus, views
 from engine.games.they_live.cards import HUMAN, INVADER
+from engine.games.they_live.menus import MenuName
 from engine.games.they_live.phases import PHASES
+from engine.games.they_live.turns import on_turn
 from hardware.base import ButtonName
 from tests.shape import HOLD, REDEALS, Lockstep, transfer_shape
 
@@ -125,7 +127,7 @@ def _reveal_attempt(monkeypatch=None) -> Lockstep:
     try:
         while run.a.app.state.phase != "turns":
             run.step(holding=set())
-        seat = run.a.app.state.on_turn
+        seat = on_turn(run.a.app.state)
         for table, side in ((run.a, HUMAN), (run.b, INVADER)):
             state = table.app.state
             other = HUMAN if side == INVADER else INVADER
@@ -153,12 +155,12 @@ def test_private_faces_a_humans_self_reveal_looks_like_an_invaders_cancel() -> N
 
 def test_private_faces_a_humans_buzz_on_self_reveal_fails(monkeypatch) -> None:
     """The old handling (a Human's "Sure?" buzzes that seat alone) is caught."""
-    rules = PHASES["turns"].rules
+    rules = PHASES["turns"].menus[MenuName.REVEAL_SURE].rules
 
     def buzzing(state, seat, arg, now):
         if state.identities[seat] == INVADER:
             return menus.self_reveal(state, seat, arg, now)
-        del state.menus[seat]
+        state.close_menu(seat)
         return [Vibrate(seat, Pattern.ERROR)]
 
     monkeypatch.setitem(rules, "reveal3", buzzing)

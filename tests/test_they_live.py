@@ -9,7 +9,7 @@ from engine.exc import SetupError
 from engine.games.they_live.cards import INVADER
 from engine.games.they_live.check import NARRATED, SILENT
 from engine.games.they_live.text import identity_phrase
-from engine.games.they_live.turns import begin_wave
+from engine.games.they_live.turns import begin_wave, on_turn
 from tests.test_they_live_support import (
     GAME,
     end_wave_turns,
@@ -219,7 +219,7 @@ def test_wave_virtual_deck_keeps_enemies_from_wave_four() -> None:
     state = new_game(3, deck=tuple(["Ghoul [enemy]"] * 60))
     to_first_wave(state)
     state.wave = 3
-    effects = begin_wave(state)
+    effects = begin_wave(state, 0.0)
     assert any(t.startswith("Take the") for t in texts(effects))
     assert "Ghoul" in state.view(1, 0).lines[1]
 
@@ -228,25 +228,25 @@ def test_turn_order_rulebook_example_in_play() -> None:
     """Dixon (CRITICAL 3) and Billy (2) tied: Dixon first; after 2 damage he leads again."""
     state = new_game(3)
     to_turns(state, names=["Dixon", "Billy", "Nada"], health=12, hand=4)
-    assert state.on_turn == 1
+    assert on_turn(state) == 1
     press(state, 3, "damage")
     press(state, 3, "damage")
     press(state, 1, "end")
-    assert state.on_turn == 3  # Nada now has the lowest health
+    assert on_turn(state) == 3  # Nada now has the lowest health
     press(state, 1, "damage")
     press(state, 1, "damage")  # Dixon 10 < Billy 12 for the next wave
     end_wave_turns(state)
     while state.phase == "force":
         press(state, next(iter(state.active_seats())), "pass")
     press(state, 1, "drawn")
-    assert state.on_turn == 1
+    assert on_turn(state) == 1
 
 
 def test_turn_only_the_current_seat_can_heal_or_end() -> None:
     """Others may only take damage (or roll) during someone else's turn."""
     state = new_game(4, die="virtual")
     to_turns(state)
-    other = next(s for s in state.seats if s != state.on_turn)
+    other = next(s for s in state.seats if s != on_turn(state))
     assert [a.id for a in state.legal_actions(other)] == ["damage", "roll"]
     press(state, other, "damage")
     with pytest.raises(ValueError, match="turn"):
@@ -258,16 +258,16 @@ def test_turn_city_areas_stop_at_the_nine_in_the_box() -> None:
     nine between them, nobody can take a tenth, and the seat is told why."""
     state = new_game(4)
     to_turns(state)
-    holder = next(s for s in humans(state) if s != state.on_turn)
+    holder = next(s for s in humans(state) if s != on_turn(state))
     state.players[holder].areas = 7
-    press(state, state.on_turn, "area")
-    press(state, state.on_turn, "area")
+    press(state, on_turn(state), "area")
+    press(state, on_turn(state), "area")
     assert sum(p.areas for p in state.players.values()) == 9
-    assert "area" not in [a.id for a in state.legal_actions(state.on_turn)]
+    assert "area" not in [a.id for a in state.legal_actions(on_turn(state))]
     with pytest.raises(ValueError, match="All 9 city areas are held"):
-        press(state, state.on_turn, "area")
-    press(state, state.on_turn, "unarea")
-    assert "area" in [a.id for a in state.legal_actions(state.on_turn)]
+        press(state, on_turn(state), "area")
+    press(state, on_turn(state), "unarea")
+    assert "area" in [a.id for a in state.legal_actions(on_turn(state))]
 
 
 def test_turn_lethal_damage_asks_to_confirm() -> None:
@@ -307,7 +307,7 @@ def test_preacher_kick_ass_goes_first() -> None:
         state.players[seat].left = 3
     press(state, 4, "preacher")
     press(state, 1, "drawn")
-    assert state.on_turn == 4
+    assert on_turn(state) == 4
 
 
 def test_preacher_virtual_roll_goes_first_only_on_kick_ass() -> None:
@@ -318,7 +318,7 @@ def test_preacher_virtual_roll_goes_first_only_on_kick_ass() -> None:
         state.players[3].left = 11
         said = texts(press(state, 3, "preacher"))[0]
         press(state, 1, "drawn")
-        assert (state.on_turn == 3) == ("Kick Ass" in said)
+        assert (on_turn(state) == 3) == ("Kick Ass" in said)
 
 
 def test_setup_card_says_takes_the_usual_value_in_one_press() -> None:

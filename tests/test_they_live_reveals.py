@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from engine.api import GameOver, Reveal, Vibrate
 from engine.games.they_live.cards import HUMAN, INVADER
-from engine.games.they_live.text import (
-    HUMANS_WIN,
-    INVADERS_WIN_CITY,
-    INVADERS_WIN_KILLS,
-    identity_phrase,
-    spare_phrase,
-)
+from engine.games.they_live.force_reveal import Accusation
+from engine.games.they_live.text import Outcome, identity_phrase, spare_phrase
+from engine.games.they_live.turns import Turn, on_turn
 from tests.test_they_live_support import (
     end_wave_turns,
     humans,
@@ -31,7 +27,7 @@ def _to_vote(state, caller: int, accused: int) -> None:
 
 def _vote(state, yes: set[int]):
     effects = []
-    for seat in sorted(state.vote.voters):
+    for seat in sorted(state.data_of(Accusation).vote.voters):
         effects += press(state, seat, "vote:yes" if seat in yes else "vote:no")
     return effects
 
@@ -43,7 +39,7 @@ def test_inspect_only_critical_seats_are_offered() -> None:
     """Hoffman Lenses list only CRITICAL seats; none CRITICAL means no Inspect button."""
     state = new_game(4)
     to_turns(state, health=10, critical=3)
-    me = state.on_turn
+    me = on_turn(state)
     assert "inspect" not in [a.id for a in state.legal_actions(me)]
     target = next(s for s in state.seats if s != me)
     state.players[target].left = 3
@@ -55,7 +51,7 @@ def test_inspect_result_only_on_the_inspectors_peek() -> None:
     """The identity appears on the inspector's PEEK face; the table hears only the inspection."""
     state = new_game(5)
     to_turns(state, health=10, critical=3)
-    me = state.on_turn
+    me = on_turn(state)
     target = next(s for s in state.seats if s != me)
     state.players[target].left = 2
     press(state, me, "inspect")
@@ -136,7 +132,7 @@ def test_self_reveal_heals_an_invader_fully_and_publicly() -> None:
     state = new_game(3)
     to_turns(state, health=10, critical=3)
     bad = invaders(state)[0]
-    state.on_turn = bad
+    state.data_of(Turn).seat = bad
     state.players[bad].left = 2
     effects = _self_reveal(state, bad)
     assert any(isinstance(e, Reveal) and identity_phrase(bad, INVADER) in e.text
@@ -148,7 +144,7 @@ def test_self_reveal_cannot_happen_by_accident() -> None:
     """Pressing ACT repeatedly on the self-reveal menu only cancels."""
     state = new_game(3)
     to_turns(state)
-    me = state.on_turn
+    me = on_turn(state)
     press(state, me, "reveal")
     press(state, me, state.legal_actions(me)[0].id)
     assert not state.players[me].revealed and me not in state.menus
@@ -160,7 +156,7 @@ def test_self_reveal_by_a_human_ends_like_a_cancel() -> None:
     state = new_game(3)
     to_turns(state)
     good = humans(state)[0]
-    state.on_turn = good
+    state.data_of(Turn).seat = good
     assert _self_reveal(state, good) == []
     assert not state.players[good].revealed and good not in state.menus
     press(state, good, "reveal")
@@ -197,8 +193,8 @@ def test_death_by_a_player_hands_the_killer_every_city_area() -> None:
     (the seat on turn is offered first); the victim's 2 areas join the killer's 1."""
     state = new_game(5)
     to_turns(state)
-    victim = next(s for s in humans(state) if s != state.on_turn)
-    killer = state.on_turn
+    victim = next(s for s in humans(state) if s != on_turn(state))
+    killer = on_turn(state)
     state.players[victim].areas, state.players[killer].areas = 2, 1
     while state.players[victim].left > 1:
         press(state, victim, "damage")
@@ -231,7 +227,7 @@ def test_death_by_an_invader_taking_the_areas_can_win_the_city() -> None:
     killer, victim = invaders(state)[0], humans(state)[0]
     state.players[killer].areas, state.players[victim].areas = 2, 2
     kill(state, victim, by=killer)
-    assert state.result() == INVADERS_WIN_CITY
+    assert state.result() == Outcome.INVADERS_WIN_CITY
 
 
 def test_kill_heals_a_revealed_invader_and_a_human_among_several_invaders() -> None:
@@ -275,7 +271,7 @@ def test_ending_humans_win_when_every_invader_in_play_dies() -> None:
         state = new_game(6, seed_no=seed_no)
         to_turns(state)
         effects = [e for seat in invaders(state) for e in kill(state, seat)]
-        assert GameOver(HUMANS_WIN) in effects and state.result() == HUMANS_WIN
+        assert GameOver(Outcome.HUMANS_WIN) in effects and state.result() == Outcome.HUMANS_WIN
 
 
 def test_ending_invaders_win_when_every_human_dies() -> None:
@@ -284,7 +280,7 @@ def test_ending_invaders_win_when_every_human_dies() -> None:
     state = new_game(5)
     to_turns(state)
     effects = [e for seat in humans(state) for e in kill(state, seat)]
-    assert state.result() == INVADERS_WIN_KILLS
+    assert state.result() == Outcome.INVADERS_WIN_KILLS
     end = next(i for i, e in enumerate(effects) if isinstance(e, GameOver))
     sides = [e.text for e in effects[end:] if isinstance(e, Reveal)]
     assert len(sides) == 2 and sides[0].count("Invader") >= 1 and "Human" not in sides[0]
@@ -300,9 +296,9 @@ def test_ending_invaders_win_holding_as_many_areas_as_players() -> None:
     for seat in bad:
         state.players[seat].areas = 1
     state.players[bad[0]].areas = 4 - len(bad)
-    state.on_turn = bad[0]
+    state.data_of(Turn).seat = bad[0]
     assert state.phase == "turns"
-    assert GameOver(INVADERS_WIN_CITY) in press(state, bad[0], "area")
+    assert GameOver(Outcome.INVADERS_WIN_CITY) in press(state, bad[0], "area")
 
 
 def test_ending_human_areas_never_win() -> None:
@@ -310,7 +306,7 @@ def test_ending_human_areas_never_win() -> None:
     state = new_game(3)
     to_turns(state)
     good = humans(state)[0]
-    state.on_turn = good
+    state.data_of(Turn).seat = good
     for _ in range(6):
         press(state, good, "area")
     assert not state.is_terminal()
@@ -326,5 +322,5 @@ def test_ending_whole_game_with_force_penalty_deaths() -> None:
         state.players[seat].left = 3
     _to_vote(state, bad, good[0])
     effects = _vote(state, set(good) | {bad})
-    assert state.result() == INVADERS_WIN_KILLS
-    assert GameOver(INVADERS_WIN_KILLS) in effects
+    assert state.result() == Outcome.INVADERS_WIN_KILLS
+    assert GameOver(Outcome.INVADERS_WIN_KILLS) in effects

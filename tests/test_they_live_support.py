@@ -12,6 +12,7 @@ from engine.api import Effect, Narrate, Reveal
 from engine.games.they_live import TheyLive
 from engine.games.they_live.cards import CHARACTERS, HUMAN, INVADER
 from engine.games.they_live.state import TheyLiveState
+from engine.games.they_live.turns import on_turn
 
 GAME = TheyLive()
 NAMES = list(CHARACTERS)
@@ -101,4 +102,4 @@ def kill(state: TheyLiveState, seat: int, by: int | str = "enemy") -> list[Effec
 def end_wave_turns(state: TheyLiveState) -> None:
     """Every living seat ends its turn in the order the engine calls them."""
     while state.phase == "turns":
-        press(state, state.on_turn, "end")
+        press(state, on_turn(state), "end")

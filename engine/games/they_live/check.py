@@ -11,6 +11,7 @@ never in its shape or its duration.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.api import Buzz, Effect, Narrate, SecretFace
@@ -19,7 +20,6 @@ from engine.narration import Narration, NarrationRun, Step
 
 from .cards import INVADER
 from .text import identity_phrase
-from .turns import begin_wave
 
 if TYPE_CHECKING:
     from .state import TheyLiveState
@@ -65,39 +65,58 @@ def check_face(identity: str, other_invaders: Sequence[int]) -> SecretFace:
     return SecretFace(CHECK_TITLE, tuple(lines[:PEEK_LINES]))
 
 
+@dataclass
+class Check:
+    """The ``check`` phase's own data: the script running, and the step it is at (one past
+    the last once it is over)."""
+
+    run: NarrationRun
+    step: int = 0
+
+    def shift(self, seconds: float) -> None:
+        """A pause stops the script: it goes on from where it was."""
+        self.run = self.run.shifted(seconds)
+
+    def is_over(self) -> bool:
+        return self.step == len(self.run.narration.steps)
+
+    def showing(self) -> Step:
+        return self.run.narration.steps[self.step]
+
+
 def in_silent_meeting(state: TheyLiveState) -> bool:
     """The step of the silent check in which every seat holds PEEK to see the check face."""
     silent = state.options["check"] == "silent"  # by value: a copied state keeps its mode
-    return silent and state.check_run is not None and state.check_step == MEET_STEP
+    return silent and isinstance(state.data, Check) and state.data.step == MEET_STEP
 
 
 # --- the check as a phase: it runs on the clock alone --------------------------------------
 
 
 def start_check(state: TheyLiveState, now: float) -> list[Effect]:
-    state.phase = "check"
-    state.check_run = NarrationRun(narration_for(state.options["check"]), now)
-    state.check_step = 0
-    return _step_effects(state, state.check_run.narration.steps[0])
+    state.data = check = Check(NarrationRun(narration_for(state.options["check"]), now))
+    return _step_effects(state, check)
 
 
 def check_deadline(state: TheyLiveState) -> float | None:
     """When the showing step ends."""
-    run = state.check_run
-    return None if run is None else _step_end(run, state.check_step)
+    check = state.data_of(Check)
+    return _step_end(check.run, check.step)
 
 
 def next_check_steps(state: TheyLiveState, now: float) -> list[Effect]:
-    """Every step whose time has come, then the first wave once the script is over."""
+    """Every step whose time has come; the phase is over after the last."""
+    check = state.data_of(Check)
     effects: list[Effect] = []
-    while (run := state.check_run) is not None and _step_end(run, state.check_step) <= now:
-        state.check_step += 1
-        if state.check_step == len(run.narration.steps):
-            state.check_run = None
-            effects += begin_wave(state)
-        else:
-            effects += _step_effects(state, run.narration.steps[state.check_step])
+    while not check.is_over() and _step_end(check.run, check.step) <= now:
+        check.step += 1
+        if not check.is_over():
+            effects += _step_effects(state, check)
     return effects
+
+
+def check_over(state: TheyLiveState) -> bool:
+    return state.data_of(Check).is_over()
 
 
 def wait_for_the_check(state: TheyLiveState, seat: int, action_id: str) -> str:
@@ -108,7 +127,9 @@ def _step_end(run: NarrationRun, index: int) -> float:
     return run.started + sum(step.seconds for step in run.narration.steps[: index + 1])
 
 
-def _step_effects(state: TheyLiveState, step: Step) -> list[Effect]:
-    if state.check_step == MEET_STEP:
+def _step_effects(state: TheyLiveState, check: Check) -> list[Effect]:
+    if check.step == MEET_STEP:
         state.invaders_met = True
-    return [Narrate(step.text), Buzz(step.tune)]
+    step = check.showing()
+    cue: list[Effect] = [Buzz(Tune(step.tune))] if step.tune else []  # every step has one
+    return [Narrate(step.text), *cue]

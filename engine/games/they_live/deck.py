@@ -68,20 +68,26 @@ def wave_draw(state: TheyLiveState) -> int:
     return 2 * len(state.living())
 
 
-def draw_virtual(state: TheyLiveState, deck: list[str], count: int) -> list[Effect]:
-    """Draw named cards from ``deck`` (the state's); in the first waves an enemy goes back
-    below the top, unseen."""
-    state.drawn, state.shown_card = [], 0
-    while len(state.drawn) < count and deck:
+def draw_virtual(state: TheyLiveState, deck: list[str], count: int) -> list[str]:
+    """Draw up to ``count`` named cards from ``deck`` (the state's); in the first waves an
+    enemy goes back below the top, unseen. A deck used up is the real deck's from then on."""
+    drawn: list[str] = []
+    while len(drawn) < count and deck:
         card = deck.pop()
         if _must_put_back(state, deck, card):
             deck.insert(state.rng.below(len(deck)), card)
         else:
-            state.drawn.append(card)
-    if len(state.drawn) < count:
+            drawn.append(card)
+    if len(drawn) < count:
         state.deck = None
-        return [Narrate("Deck list used up: draw the rest from the real deck")]
-    return [Narrate(f"Take the {len(state.drawn)} cards named on screen, one by one.")]
+    return drawn
+
+
+def drawn_told(drawn: list[str], count: int) -> Effect:
+    """What the table is told of the named cards :func:`draw_virtual` drew."""
+    if len(drawn) < count:
+        return Narrate("Deck list used up: draw the rest from the real deck")
+    return Narrate(f"Take the {len(drawn)} cards named on screen, one by one.")
 
 
 def _must_put_back(state: TheyLiveState, deck: list[str], card: str) -> bool:
@@ -92,10 +98,8 @@ def _must_put_back(state: TheyLiveState, deck: list[str], card: str) -> bool:
     )
 
 
-def put_enemy_back(state: TheyLiveState) -> list[Effect]:
-    """From the real deck: a depth below the top, uniform over the cards it should still hold."""
+def enemy_depth(state: TheyLiveState) -> int:
+    """Where an enemy from the real deck goes back: a depth below the top, uniform over the
+    cards the deck should still hold."""
     remaining = max(1, state.deck_left - wave_draw(state))
-    depth = 1 + state.rng.below(remaining)
-    state.enemy_note = f"Enemy: {depth} cards down"
-    return [Narrate(f"Put the enemy back {depth} cards down (or at the bottom),"
-                    " then draw again")]
+    return 1 + state.rng.below(remaining)

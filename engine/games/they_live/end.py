@@ -13,15 +13,7 @@ from engine.api import Buzz, Effect, Narrate, Reveal
 from engine.cues import Tune
 
 from .cards import HUMAN, INVADER, SPARE_COUNTS
-from .text import (
-    HUMANS_WIN,
-    INVADERS_WIN_CITY,
-    INVADERS_WIN_KILLS,
-    NOBODY_WINS,
-    identity_phrase,
-    invaders_in_play_phrase,
-    spare_phrase,
-)
+from .text import Outcome, identity_phrase, invaders_in_play_phrase, spare_phrase
 
 if TYPE_CHECKING:
     from .state import TheyLiveState
@@ -33,7 +25,8 @@ def kill(state: TheyLiveState, seat: int, killer: int | None) -> list[Effect]:
     player = state.players[seat]
     areas = player.areas
     player.alive, player.revealed, player.areas = False, True, 0
-    state.menus.pop(seat, None)
+    state.close_menu(seat)
+    state.stop_waiting_for(seat)
     identity = state.identities[seat]
     effects: list[Effect] = [
         Buzz(Tune.REVEAL),
@@ -89,16 +82,16 @@ def check_win(state: TheyLiveState) -> list[Effect]:
     return state.finish(outcome, Tune.WIN) + reveals
 
 
-def _outcome(state: TheyLiveState) -> str | None:
+def _outcome(state: TheyLiveState) -> Outcome | None:
     alive = state.living()
     invaders = [s for s in alive if state.identities[s] == INVADER]
     humans = [s for s in alive if state.identities[s] == HUMAN]
     if not invaders and not humans:
-        return NOBODY_WINS
+        return Outcome.NOBODY_WINS
     if not invaders:
-        return HUMANS_WIN
+        return Outcome.HUMANS_WIN
     if not humans:
-        return INVADERS_WIN_KILLS
+        return Outcome.INVADERS_WIN_KILLS
     if sum(state.players[s].areas for s in invaders) >= len(state.seats):
-        return INVADERS_WIN_CITY
+        return Outcome.INVADERS_WIN_CITY
     return None

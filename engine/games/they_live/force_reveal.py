@@ -7,6 +7,7 @@ rest of the game.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate, Reveal
@@ -15,9 +16,9 @@ from engine.votes import Vote
 
 from .cards import INVADER
 from .end import kill
-from .menus import ACCUSE, offer_menu
+from .menus import MenuName, Verb, targets, undoable_cancel
+from .state import PhaseName
 from .text import identity_phrase
-from .turns import begin_wave
 
 if TYPE_CHECKING:
     from .state import TheyLiveState
@@ -28,13 +29,15 @@ def force_penalty(left: int, critical: int) -> int:
     return max(0, min(critical, left - 3))
 
 
-# --- the call ---------------------------------------------------------------------------------
+# --- the call: every living seat passes, or one calls -------------------------------------
+
+
+def offer_call(state: TheyLiveState, now: float) -> list[Effect]:
+    return [Buzz(Tune.TURN), Narrate("Force-reveal? Call one (Hoffman Lenses) or pass")]
 
 
 def offer_force(state: TheyLiveState, seat: int) -> list[Action]:
-    if seat in state.menus:
-        return offer_menu(state, seat)
-    if seat in state.passed:
+    if seat not in state.waiting_for:
         return []
     actions = [Action("pass", "No reveal")]
     if state.accusable(seat):
@@ -44,66 +47,76 @@ def offer_force(state: TheyLiveState, seat: int) -> list[Action]:
 
 def pass_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
     """Once every living seat has passed, the next wave starts."""
-    state.passed.add(seat)
-    if state.passed >= set(state.living()):
-        return begin_wave(state)
+    state.acted(seat)
     return []
 
 
 def call_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.menus[seat] = ACCUSE
+    state.open_menu(seat, MenuName.ACCUSE)
     return []
 
 
+def offer_accuse(state: TheyLiveState, seat: int) -> list[Action]:
+    return [*targets(state, Verb.ACCUSE, state.accusable(seat)), undoable_cancel()]
+
+
 def accuse(state: TheyLiveState, seat: int, accused: str, now: float) -> list[Effect]:
-    """The call is made: every living seat votes at once."""
-    state.menus.clear()
-    state.phase = "vote"
-    state.vote = Vote(voters=frozenset(state.living()))
-    state.accused, state.caller = int(accused), seat
-    return [
+    """The call is made: every living seat votes at once. The vote is on this call, so the
+    rule that makes the call makes the vote's data, as the vote begins."""
+    effects = state.set_phase(PhaseName.VOTE, now)
+    state.data = Accusation(Vote(voters=frozenset(state.living())), int(accused), seat)
+    return effects + [
         Buzz(Tune.ALARM),
         Narrate(f"Seat {seat} calls a force-reveal of seat {accused}: everyone vote"),
     ]
 
 
-# --- the vote ---------------------------------------------------------------------------------
+# --- the vote: every living seat at once, then the reveal or not ----------------------------
+
+
+@dataclass
+class Accusation:
+    """The ``vote`` phase's own data: the vote, on whom, and who called it."""
+
+    vote: Vote
+    accused: int
+    caller: int
 
 
 def offer_vote(state: TheyLiveState, seat: int) -> list[Action]:
-    if seat in state.vote.ballots:
+    if seat in state.data_of(Accusation).vote.ballots:
         return []
     return [Action("vote:yes", "Yes: reveal"), Action("vote:no", "No")]
 
 
 def already_voted(state: TheyLiveState, seat: int, action_id: str) -> str:
-    return "You have voted" if seat in state.vote.ballots else "Not now"
+    return "You have voted" if seat in state.data_of(Accusation).vote.ballots else "Not now"
 
 
 def cast_vote(state: TheyLiveState, seat: int, choice: str, now: float) -> list[Effect]:
-    vote = state.vote
-    vote.cast(seat, choice)
-    if not vote.is_complete():
-        return []
-    effects = _resolve(state, vote)
-    if not state.is_terminal():
-        effects += begin_wave(state)
-    return effects
+    state.data_of(Accusation).vote.cast(seat, choice)
+    return []
 
 
-def _resolve(state: TheyLiveState, vote: Vote) -> list[Effect]:
-    """More than half of the living players must say yes for the reveal to go ahead."""
+def all_voted(state: TheyLiveState) -> bool:
+    return state.data_of(Accusation).vote.is_complete()
+
+
+def resolve(state: TheyLiveState, now: float) -> list[Effect]:
+    """The vote's end: more than half of the living players must say yes for the reveal."""
+    accusation = state.data_of(Accusation)
+    vote = accusation.vote
     yes = sorted(s for s, choice in vote.ballots.items() if choice == "yes")
     told = Narrate(f"Force-reveal: {len(yes)} of {len(vote.voters)} say yes")
     if not vote.more_than_half("yes"):
         return [told, Narrate("No reveal")]
-    seat = state.accused
+    seat = accusation.accused
     accused = state.players[seat]
     accused.revealed = True
     identity = state.identities[seat]
     effects = [told, Buzz(Tune.REVEAL),
                Reveal(f"{accused.character}: {identity_phrase(seat, identity)}"),
-               Narrate(f"Seat {state.caller}: discard the Hoffman Lenses")]
+               Narrate(f"Seat {accusation.caller}: discard the Hoffman Lenses")]
     if identity == INVADER:
         effects.append(Narrate(f"Seat {seat}: no heal, no ally; enemies ignore"))
         return effects

@@ -1,8 +1,7 @@
 """They Live setup: characters, values entered from the physical cards, the identities.
 
 Each seat works through its own queue at its own pace; the table moves on once every seat is
-done, so no seat waits on a shared cursor. With four or more players the Invader check
-(:mod:`.check`) follows; with three the first wave starts at once.
+done, so no seat waits on a shared cursor (when each phase is done is said in :mod:`.phases`).
 """
 
 from __future__ import annotations
@@ -16,8 +15,6 @@ from engine.known import Learned
 from engine.text import fit
 
 from .cards import CHARACTERS, DIE_RESULTS, DIE_SIDES
-from .check import start_check
-from .turns import begin_wave
 
 if TYPE_CHECKING:
     from .state import TheyLiveState
@@ -75,24 +72,26 @@ def unpick_character(state: TheyLiveState, seat: int, arg: str, now: float) -> l
 
 def pick_character(state: TheyLiveState, seat: int, name: str, now: float) -> list[Effect]:
     state.players[seat].character = name
-    if all(p.character for p in state.players.values()):
-        return _begin_values(state)
     return []
 
 
-def _begin_values(state: TheyLiveState) -> list[Effect]:
-    """Values the table entered in an earlier game are taken as known; the rest are asked."""
-    state.phase = "values"
+def all_picked(state: TheyLiveState) -> bool:
+    return all(p.character for p in state.players.values())
+
+
+def ask_values(state: TheyLiveState, now: float) -> list[Effect]:
+    """Values the table entered in an earlier game are taken as known; the rest are asked
+    (none left to ask: the phase is done at once, and says nothing)."""
     for seat, player in state.players.items():
-        card = CHARACTERS[player.character]
-        player.max_health, player.critical = card.health, card.critical
+        card = CHARACTERS[player.picked]
+        player.max_health, player.critical = card.health or 0, card.critical or 0
         player.hand_limit = card.hand_limit
         state.value_entries[seat] = _still_unknown(state, seat,
-                                                   character_value_entries(player.character))
+                                                   character_value_entries(player.picked))
     if state.options["die"] == "virtual":
         state.value_entries[state.seats[0]].extend(
             _still_unknown(state, state.seats[0], die_value_entries()))
-    return _finish_values_if_done(state) or [Narrate("Set the values from your cards")]
+    return [] if values_entered(state) else [Narrate("Set the values from your cards")]
 
 
 def _still_unknown(state: TheyLiveState, seat: int,
@@ -117,7 +116,7 @@ def offer_change_values(state: TheyLiveState, seat: int) -> list[Action]:
 
 
 def _changeable(state: TheyLiveState, seat: int) -> list[NumberEntry]:
-    entries = character_value_entries(state.players[seat].character)
+    entries = character_value_entries(state.players[seat].picked)
     if seat == state.seats[0] and state.options["die"] == "virtual":
         entries += die_value_entries()
     return entries
@@ -129,14 +128,14 @@ def change_values(state: TheyLiveState, seat: int, arg: str, now: float) -> list
     for entry in entries:
         entry.default = _value_in_use(state, seat, entry.key)
     state.value_entries[seat] = entries
-    state.ready.discard(seat)
     return []
 
 
 def _value_in_use(state: TheyLiveState, seat: int, key: str) -> int:
     if key.startswith(_DIE_PREFIX):
         return state.die_sides[key.removeprefix(_DIE_PREFIX)]
-    return getattr(state.players[seat], _PLAYER_ATTRIBUTES[key])
+    value: int = getattr(state.players[seat], _PLAYER_ATTRIBUTES[key])
+    return value
 
 
 # --- values entered from the cards ----------------------------------------------------------
@@ -178,8 +177,7 @@ def lower_value(state: TheyLiveState, seat: int, arg: str, now: float) -> list[E
 def accept_value(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
     entry = state.value_entries[seat].pop(0)
     _store(state, seat, entry)
-    learned = Learned({value_name(state.players[seat].character, entry.key): entry.current})
-    return [learned, *_finish_values_if_done(state)]
+    return [Learned({value_name(state.players[seat].character, entry.key): entry.current})]
 
 
 def _store(state: TheyLiveState, seat: int, entry: NumberEntry) -> None:
@@ -193,34 +191,43 @@ def _store(state: TheyLiveState, seat: int, entry: NumberEntry) -> None:
                 later.high = max(1, entry.current - 1)
 
 
-def _finish_values_if_done(state: TheyLiveState) -> list[Effect]:
-    if any(state.value_entries.values()):
-        return []
+def values_entered(state: TheyLiveState) -> bool:
+    return not any(state.value_entries.values())
+
+
+def start_at_full_health(state: TheyLiveState, now: float) -> list[Effect]:
+    """Every value is in: every player starts the game at full health."""
     for player in state.players.values():
         player.left = player.max_health
-    if state.phase == "identity":
-        return []  # a seat changed its values while the others looked at their identities
-    state.phase = "identity"
-    return [Narrate("Hold PEEK to see your identity, then press Done"), Buzz(Tune.START)]
+    return []
 
 
 # --- identities -------------------------------------------------------------------------------
+
+
+def show_identities(state: TheyLiveState, now: float) -> list[Effect]:
+    return [Narrate("Hold PEEK to see your identity, then press Done"), Buzz(Tune.START)]
 
 
 def offer_identity(state: TheyLiveState, seat: int) -> list[Action]:
     """Done once looked; a seat may first enter its card values again."""
     if state.value_entries[seat]:
         return offer_values(state, seat)
-    if seat in state.ready:
+    if seat not in state.waiting_for:
         return []
     return [Action("done", "Done"), *offer_change_values(state, seat)]
 
 
+def accept_changed_value(state: TheyLiveState, seat: int, arg: str,
+                         now: float) -> list[Effect]:
+    """A value entered again while the others look; once the last is in, every player
+    starts at full health again."""
+    effects = accept_value(state, seat, arg, now)
+    if values_entered(state):
+        start_at_full_health(state, now)
+    return effects
+
+
 def identity_seen(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    """Once every seat has looked: the Invader check with four or more, else the first wave."""
-    state.ready.add(seat)
-    if state.ready != set(state.seats):
-        return []
-    if len(state.seats) < 4:
-        return begin_wave(state)
-    return start_check(state, now)
+    state.acted(seat)
+    return []

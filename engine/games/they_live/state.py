@@ -9,27 +9,51 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
 
 from engine.api import Action
 from engine.entry import NumberEntry
 from engine.known import known_values
-from engine.narration import NarrationRun
 from engine.phases import PhasedState
 from engine.rng import SeededRandom
-from engine.votes import Vote
 
 from .cards import CITY_AREAS, DIE_SIDES, INVADER, WAR_TABLE_CARDS, deal_identities
 from .text import identity_phrase, invaders_in_play_phrase, spare_phrase
 
 
+class PhaseName(StrEnum):
+    """The phases of :mod:`.phases`, by the names a rule or a view asks for them."""
+
+    CHARACTER = "character"
+    VALUES = "values"
+    IDENTITY = "identity"
+    CHECK = "check"
+    RESOURCES = "resources"
+    TURNS = "turns"
+    FORCE = "force"
+    VOTE = "vote"
+
+
+@runtime_checkable
+class OnTheClock(Protocol):
+    """A phase's data that runs on the clock (the Invader check's): a pause stops it."""
+
+    def shift(self, seconds: float) -> None: ...
+
+
 @dataclass
 class Player:
-    """A seat's public standing: what lies face up in front of the player."""
+    """A seat's public standing: what lies face up in front of the player.
+
+    ``max_health`` and ``critical`` are 0 until setup has them from the card (the lowest a
+    card prints is 1); ``hand_limit`` stays None where the card is not known, since only
+    the player needs it."""
 
     seat: int
     character: str | None = None
-    max_health: int | None = None
-    critical: int | None = None
+    max_health: int = 0
+    critical: int = 0
     hand_limit: int | None = None
     left: int = 0
     areas: int = 0
@@ -37,9 +61,16 @@ class Player:
     revealed: bool = False  # the identity is public (death, self- or force-reveal)
 
     @property
+    def picked(self) -> str:
+        """The character picked (asked only once every seat has picked)."""
+        if self.character is None:
+            raise RuntimeError(f"seat {self.seat} has picked no character")
+        return self.character
+
+    @property
     def is_critical(self) -> bool:
         """Only red squares remain: the CRITICAL value or less, and still alive."""
-        return self.alive and self.critical is not None and self.left <= self.critical
+        return self.alive and self.critical > 0 and self.left <= self.critical
 
 
 class TheyLiveState(PhasedState):
@@ -68,32 +99,17 @@ class TheyLiveState(PhasedState):
         self.deck_list = tuple(deck_list or ())
         self.deck: list[str] | None = None
         self.players = {seat: Player(seat) for seat in self.seats}
-        # setup: each seat's queue of values to enter from its cards, then the Invader check
+        # Each seat's queue of values to enter from its cards: asked in ``values``, and asked
+        # again in ``identity`` for a seat that changes them.
         self.value_entries: dict[int, list[NumberEntry]] = {seat: [] for seat in self.seats}
         self.die_sides: dict[str, int] = dict(DIE_SIDES or {})
-        self.ready: set[int] = set()
-        self.check_run: NarrationRun | None = None
-        self.check_step = 0
         self.invaders_met = False
         self.paused_at = 0.0
-        # waves: New Resources, then the player turns
         self.wave = 0
         self.deck_left = WAR_TABLE_CARDS
-        self.drawn: list[str] = []
-        self.shown_card = 0
-        self.enemy_note: str | None = None
-        self.preacher_rolled: set[int] = set()
-        self.preacher_first: set[int] = set()
-        self.to_play: set[int] = set()
-        self.on_turn: int | None = None  # the seat whose turn it is
-        self.menus: dict[int, str] = {}  # the menu a seat has opened within the phase
+        self.preacher_first: set[int] = set()  # this wave's Kick Ass: they play first
         self.inspections: dict[int, list[int]] = {}
-        # the force-reveal
-        self.force_locked = False
-        self.passed: set[int] = set()
-        self.vote: Vote | None = None
-        self.accused: int | None = None
-        self.caller: int | None = None
+        self.force_locked = False  # a force-reveal showed a Human: no more this game
         self.spare_revealed = False
         if seed is not None:
             self.deal(seed)
@@ -129,8 +145,8 @@ class TheyLiveState(PhasedState):
         self.paused_at = now
 
     def on_resume(self, now: float) -> None:
-        if self.check_run is not None:
-            self.check_run = self.check_run.shifted(now - self.paused_at)
+        if isinstance(self.data, OnTheClock):
+            self.data.shift(now - self.paused_at)
 
     # --- who is who -----------------------------------------------------------------------------
 

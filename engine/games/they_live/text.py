@@ -7,10 +7,18 @@ exactly the phrases that are still secret.
 
 from __future__ import annotations
 
-HUMANS_WIN = "Humans win: every Invader is dead"
-INVADERS_WIN_CITY = "Invaders win: the city is taken"
-INVADERS_WIN_KILLS = "Invaders win: every Human is dead"
-NOBODY_WINS = "Nobody wins: no one is left"
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """Every way a game ends, in the words the last screen shows (its banner is the part
+    before the ``:``)."""
+
+    HUMANS_WIN = "Humans win: every Invader is dead"
+    INVADERS_WIN_CITY = "Invaders win: the city is taken"
+    INVADERS_WIN_KILLS = "Invaders win: every Human is dead"
+    NOBODY_WINS = "Nobody wins: no one is left"
+
 
 SETUP_TITLE = "They Live: setup"
 WAITING = "Waiting for others"

@@ -9,15 +9,17 @@ their remaining health values"), so damage taken mid-wave moves players up the o
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate, Vibrate
 from engine.cues import Pattern, Tune
 
 from .cards import CITY_AREAS, KICK_ASS
-from .deck import PUT_BACK_WAVES, draw_virtual, put_enemy_back, wave_draw
+from .deck import PUT_BACK_WAVES, draw_virtual, drawn_told, enemy_depth, wave_draw
 from .end import check_win, kill
-from .menus import DEATH, offer_menu
+from .menus import MenuName, Verb, undoable_cancel
+from .text import seat_label
 
 if TYPE_CHECKING:
     from .state import Player, TheyLiveState
@@ -42,85 +44,77 @@ def next_to_play(
     return ranked[0].seat if ranked else None
 
 
-# --- the wave goes round: resources, turns, the force-reveal, the next wave ------------------
+# --- New Resources: the cards of the wave go out ------------------------------------------
 
 
-def begin_wave(state: TheyLiveState) -> list[Effect]:
+@dataclass
+class Resources:
+    """The ``resources`` phase's own data: the named cards to take (with a deck list) and
+    the one on screen, where the last enemy went back, and who has tried the Preacher."""
+
+    drawn: list[str] = field(default_factory=list)
+    shown_card: int = 0
+    enemy_note: str | None = None
+    preacher_rolled: set[int] = field(default_factory=set)
+
+
+def begin_wave(state: TheyLiveState, now: float) -> list[Effect]:
+    """A new wave: its New Resources go out, named on screen with a deck list."""
     state.wave += 1
-    state.phase = "resources"
-    state.preacher_rolled.clear()
+    state.data = data = Resources()
     state.preacher_first.clear()
-    state.enemy_note = None
     count = wave_draw(state)
     effects: list[Effect] = [Buzz(Tune.TURN), Narrate(f"Wave {state.wave}: draw {count} cards")]
     if state.wave == PUT_BACK_WAVES + 1:
         effects.append(Narrate("From now on, drawn enemies stay"))
     if state.deck is not None:
-        effects += draw_virtual(state, state.deck, count)
+        data.drawn = draw_virtual(state, state.deck, count)
+        effects.append(drawn_told(data.drawn, count))
     return effects
 
 
-def _begin_turns(state: TheyLiveState) -> list[Effect]:
-    state.phase = "turns"
-    state.to_play = {seat for seat in state.seats if state.players[seat].alive}
-    return _next_turn(state)
-
-
-def _next_turn(state: TheyLiveState) -> list[Effect]:
-    waiting = [state.players[s] for s in state.to_play if state.players[s].alive]
-    state.on_turn = next_to_play(waiting, state.preacher_first, state.seats)
-    if state.on_turn is None:
-        return begin_force_reveal(state)
-    player = state.players[state.on_turn]
-    return [Buzz(Tune.TURN), Vibrate(state.on_turn, Pattern.TURN),
-            Narrate(f"Seat {state.on_turn} ({player.character}) plays")]
-
-
-def begin_force_reveal(state: TheyLiveState) -> list[Effect]:
-    """After the last turn: a force-reveal may be called, unless one went wrong already."""
-    state.on_turn = None
-    state.menus.clear()
-    if state.force_locked or not any(state.accusable(s) for s in state.living()):
-        return begin_wave(state)
-    state.phase = "force"
-    state.passed = set()
-    return [Buzz(Tune.TURN), Narrate("Force-reveal? Call one (Hoffman Lenses) or pass")]
-
-
-# --- New Resources ----------------------------------------------------------------------------
-
-
 def offer_resources(state: TheyLiveState, seat: int) -> list[Action]:
-    if state.drawn and state.shown_card < len(state.drawn) - 1:
+    data = state.data_of(Resources)
+    if data.drawn and data.shown_card < len(data.drawn) - 1:
         actions = [Action("next", "Next card")]
     else:
         actions = [Action("drawn", "Cards are out")]
         if state.deck is None and state.wave <= PUT_BACK_WAVES:
             actions.append(Action("enemy", "Enemy drawn"))
-    if seat not in state.preacher_rolled:
+    if seat not in data.preacher_rolled:
         label = "Preacher roll" if state.options["die"] == "virtual" else "Preacher: Kick Ass"
         actions.append(Action("preacher", label))
     return actions
 
 
 def next_card(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.shown_card += 1
+    state.data_of(Resources).shown_card += 1
     return []
 
 
 def enemy_drawn(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    return put_enemy_back(state)
+    """From the real deck: the enemy goes back at a depth drawn here, then the table draws
+    again."""
+    depth = enemy_depth(state)
+    state.data_of(Resources).enemy_note = f"Enemy: {depth} cards down"
+    return [Narrate(f"Put the enemy back {depth} cards down (or at the bottom),"
+                    " then draw again")]
 
 
 def cards_out(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
+    """Whoever says the cards are out ends New Resources for the table."""
+    return state.end_phase(now)
+
+
+def cards_taken(state: TheyLiveState, now: float) -> list[Effect]:
+    """The end of New Resources: the wave's cards have left the deck."""
     state.deck_left = max(0, state.deck_left - wave_draw(state))
-    state.drawn = []
-    return _begin_turns(state)
+    return []
 
 
 def preacher(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
     """The Preacher's Kick Ass (rolled here, or on the table's die) makes a seat go first."""
-    state.preacher_rolled.add(seat)
+    state.data_of(Resources).preacher_rolled.add(seat)
     if state.options["die"] == "virtual":
         result = _roll(state)
         if result not in KICK_ASS:
@@ -137,16 +131,53 @@ def _roll(state: TheyLiveState) -> str:
     return state.rng.choice(sides)
 
 
-# --- player turns -----------------------------------------------------------------------------
+# --- player turns: every living seat once, the order worked out after every turn -----------
+
+
+@dataclass
+class Turn:
+    """The ``turns`` phase's own data: the seat whose turn it is."""
+
+    seat: int
+
+
+def first_turn(state: TheyLiveState, now: float) -> list[Effect]:
+    """The phase waits for every living seat: the first to play is told."""
+    state.data = Turn(_next_to_play(state))
+    return _told_to_play(state)
+
+
+def _next_to_play(state: TheyLiveState) -> int:
+    seat = next_to_play([state.players[s] for s in state.waiting_for], state.preacher_first,
+                        state.seats)
+    if seat is None:
+        raise RuntimeError("a turn is asked of nobody")
+    return seat
+
+
+def _next_turn(state: TheyLiveState) -> list[Effect]:
+    """The seat on turn is done: the next plays, if any is left (else the phase is done)."""
+    if not state.waiting_for:
+        return []
+    state.data_of(Turn).seat = _next_to_play(state)
+    return _told_to_play(state)
+
+
+def _told_to_play(state: TheyLiveState) -> list[Effect]:
+    seat = state.data_of(Turn).seat
+    return [Buzz(Tune.TURN), Vibrate(seat, Pattern.TURN),
+            Narrate(f"Seat {seat} ({state.players[seat].character}) plays")]
+
+
+def on_turn(state: TheyLiveState) -> int:
+    return state.data_of(Turn).seat
 
 
 def offer_turns(state: TheyLiveState, seat: int) -> list[Action]:
-    if seat in state.menus:
-        return offer_menu(state, seat)
     player = state.players[seat]
     damage = Action("damage", "-1 health", undoable=player.left > 1, repeat=True)
     roll = [Action("roll", "Roll die")] if state.options["die"] == "virtual" else []
-    if seat != state.on_turn:
+    if seat != on_turn(state):
         return [damage, *roll]
     actions = [Action("end", "End turn"), damage]
     if player.left < player.max_health:
@@ -155,24 +186,24 @@ def offer_turns(state: TheyLiveState, seat: int) -> list[Action]:
         actions.append(Action("area", "+1 city area"))
     actions += roll
     if state.inspect_targets(seat):
-        actions.append(Action("inspect", "Inspect..."))
+        actions.append(Action(Verb.INSPECT.value, "Inspect..."))
     if player.areas:
         actions.append(Action("unarea", "-1 city area", undoable=True))
     if not player.revealed:
-        actions.append(Action("reveal", "Self-reveal..."))
+        actions.append(Action(Verb.REVEAL.value, "Self-reveal..."))
     return actions
 
 
 def not_your_turn(state: TheyLiveState, seat: int, action_id: str) -> str:
-    if action_id in TURN_ONLY and seat != state.on_turn:
-        return f"Seat {state.on_turn}'s turn"
+    if action_id in TURN_ONLY and seat != on_turn(state):
+        return f"Seat {on_turn(state)}'s turn"
     if action_id == "area" and not state.areas_free():
         return f"All {CITY_AREAS} city areas are held"
     return "Not now"
 
 
 def end_turn(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.to_play.discard(seat)
+    state.acted(seat)
     return _next_turn(state)
 
 
@@ -180,20 +211,27 @@ def take_damage(state: TheyLiveState, seat: int, arg: str, now: float) -> list[E
     """The last point of health asks for the death to be confirmed instead."""
     player = state.players[seat]
     if player.left == 1:
-        state.menus[seat] = DEATH
+        state.open_menu(seat, MenuName.DEATH)
         return [Vibrate(seat, Pattern.WARNING)]
     player.left -= 1
     return [Vibrate(seat, Pattern.SHORT)]
 
 
+def offer_death(state: TheyLiveState, seat: int) -> list[Action]:
+    """A kill by an enemy, or by a player: the seat on turn (the usual attacker) first."""
+    others = [s for s in state.living() if s != seat]
+    others.sort(key=lambda s: s != on_turn(state))
+    killers = [Action(f"{Verb.DIE}:{s}", "By " + seat_label(s, state.players[s].character))
+               for s in others]
+    return [undoable_cancel(), Action(f"{Verb.DIE}:enemy", "By an enemy"), *killers]
+
+
 def confirm_death(state: TheyLiveState, seat: int, killer: str, now: float) -> list[Effect]:
     """The death stands, "die:enemy" or "die:N" for a kill by seat N; if it was this seat's
     turn, the next seat plays."""
-    del state.menus[seat]
     state.players[seat].left = 0
     effects = kill(state, seat, None if killer == "enemy" else int(killer))
-    if not state.is_terminal() and seat == state.on_turn:
-        state.to_play.discard(seat)
+    if not state.is_terminal() and seat == on_turn(state):
         effects += _next_turn(state)
     return effects
 
@@ -215,3 +253,9 @@ def give_up_area(state: TheyLiveState, seat: int, arg: str, now: float) -> list[
 
 def roll_die(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
     return [Narrate(f"Seat {seat} rolls: {_roll(state)}")]
+
+
+def force_reveal_possible(state: TheyLiveState) -> bool:
+    """After the last turn a force-reveal may be called, unless one went wrong already or
+    no living seat has anyone left to accuse."""
+    return not state.force_locked and any(state.accusable(s) for s in state.living())

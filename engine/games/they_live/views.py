@@ -16,10 +16,12 @@ from engine.phases import View
 from engine.text import fit, screen_lines
 
 from .cards import INVADER
-from .check import CHECK_TITLE, check_face, in_silent_meeting
+from .check import CHECK_TITLE, Check, check_face, in_silent_meeting
 from .deck import PUT_BACK_WAVES, card_name, wave_draw
-from .menus import ACCUSE, DEATH, INSPECT, REVEAL, REVEAL_SURE
+from .force_reveal import Accusation
+from .menus import MenuName
 from .setup import CARD_VALUES
+from .state import PhaseName
 from .text import (
     ACCUSE_HELP,
     CHARACTER_HELP,
@@ -45,6 +47,7 @@ from .text import (
     invader_goal,
     resources_help,
 )
+from .turns import Resources, on_turn
 
 if TYPE_CHECKING:
     from engine.entry import NumberEntry
@@ -91,14 +94,18 @@ def _side_lines(state: TheyLiveState, seat: int, identity: str) -> tuple[str, st
     return first, second
 
 
-_STEP_HELP = {
-    "character": CHARACTER_HELP,
-    "values": VALUES_HELP,
-    "identity": IDENTITY_HELP,
-    "force": FORCE_HELP,
-    "vote": VOTE_HELP,
+_STEP_HELP: dict[str, tuple[str, ...]] = {
+    PhaseName.CHARACTER: CHARACTER_HELP,
+    PhaseName.VALUES: VALUES_HELP,
+    PhaseName.IDENTITY: IDENTITY_HELP,
+    PhaseName.FORCE: FORCE_HELP,
+    PhaseName.VOTE: VOTE_HELP,
 }
-_MENU_HELP = {INSPECT: LENSES_HELP, ACCUSE: ACCUSE_HELP, DEATH: DEATH_HELP}
+_MENU_HELP = {
+    MenuName.INSPECT: LENSES_HELP,
+    MenuName.ACCUSE: ACCUSE_HELP,
+    MenuName.DEATH: DEATH_HELP,
+}
 
 
 def _help(state: TheyLiveState, seat: int) -> tuple[str, ...]:
@@ -106,17 +113,17 @@ def _help(state: TheyLiveState, seat: int) -> tuple[str, ...]:
     the self-reveal menu's words differ by side, never their number (__init__.py)."""
     if state.is_dead(seat):
         return DEAD_HELP
-    menu = state.menus.get(seat)
-    if menu in (REVEAL, REVEAL_SURE):
+    opened = state.menus.get(seat)
+    if opened is not None and opened.name in (MenuName.REVEAL, MenuName.REVEAL_SURE):
         return INVADER_REVEAL_HELP if state.identities[seat] == INVADER else HUMAN_REVEAL_HELP
-    if menu is not None:
-        return _MENU_HELP[menu]
-    if state.phase == "check":
+    if opened is not None:
+        return _MENU_HELP[MenuName(opened.name)]
+    if state.phase == PhaseName.CHECK:
         return SILENT_CHECK_HELP if state.options["check"] == "silent" else NARRATED_CHECK_HELP
-    if state.phase == "resources":
+    if state.phase == PhaseName.RESOURCES:
         return resources_help(wave_draw(state), state.wave <= PUT_BACK_WAVES)
-    if state.phase == "turns":
-        return TURN_HELP if seat == state.on_turn else WAITING_TURN_HELP
+    if state.phase == PhaseName.TURNS:
+        return TURN_HELP if seat == on_turn(state) else WAITING_TURN_HELP
     return _STEP_HELP.get(state.phase, ())
 
 
@@ -127,8 +134,9 @@ def on_screen(body: Body, peek: Peek = peek_identity) -> View:
     """``body`` as a phase's view: a dead seat sees its end instead; fitted; PEEK added."""
 
     def view(state: TheyLiveState, seat: int | None, now: float) -> SeatView:
-        drawn = _dead(state, seat) if state.is_dead(seat) else body(state, seat)
-        return _fitted(state, seat, drawn, peek)
+        if seat is not None and state.is_dead(seat):
+            return _fitted(state, seat, _dead(state, seat), peek)
+        return _fitted(state, seat, body(state, seat), peek)
 
     return view
 
@@ -137,7 +145,8 @@ def view_over(state: TheyLiveState, seat: int | None, now: float) -> SeatView:
     """The winner big, then every identity in one line (the banner leaves room for one)."""
     invaders = [str(s) for s in state.seats if state.identities[s] == INVADER]
     who = f"Invaders: seat {', '.join(invaders)}" if invaders else "No Invader at the table"
-    drawn = SeatView("Game over", (who, state.outcome), banner=state.outcome.split(":")[0])
+    outcome = state.outcome or ""
+    drawn = SeatView("Game over", (who, outcome), banner=outcome.split(":")[0])
     return _fitted(state, seat, drawn, peek_identity)
 
 
@@ -196,13 +205,13 @@ def view_identity(state: TheyLiveState, seat: int | None) -> SeatView:
         return _setup_public(state)
     if state.value_entries[seat]:
         return view_values(state, seat)
-    if seat in state.ready:
+    if seat not in state.waiting_for:
         return _waiting()
     return SeatView("Your identity", ("Hold PEEK to see it", "then press Done"), highlight=True)
 
 
 def view_check(state: TheyLiveState, seat: int | None) -> SeatView:
-    return SeatView(CHECK_TITLE, (state.check_run.narration.steps[state.check_step].text,))
+    return SeatView(CHECK_TITLE, (state.data_of(Check).showing().text,))
 
 
 # --- waves ------------------------------------------------------------------------------------
@@ -210,37 +219,38 @@ def view_check(state: TheyLiveState, seat: int | None) -> SeatView:
 
 def view_resources(state: TheyLiveState, seat: int | None) -> SeatView:
     title = f"Wave {state.wave}: resources"
-    if state.drawn:
-        card = card_name(state.drawn[state.shown_card])
-        return SeatView(title, (f"Card {state.shown_card + 1}/{len(state.drawn)}:", card))
+    data = state.data_of(Resources)
+    if data.drawn:
+        card = card_name(data.drawn[data.shown_card])
+        return SeatView(title, (f"Card {data.shown_card + 1}/{len(data.drawn)}:", card))
     lines = [f"Draw {wave_draw(state)} cards"]
     if state.wave <= PUT_BACK_WAVES:
-        lines.append(state.enemy_note or "Enemy? press Enemy")
+        lines.append(data.enemy_note or "Enemy? press Enemy")
     return SeatView(title, tuple(lines))
 
 
 def view_turns(state: TheyLiveState, seat: int | None) -> SeatView:
     if seat is None:
-        return SeatView(f"Wave {state.wave}: seat {state.on_turn}", _summary_lines(state))
+        return SeatView(f"Wave {state.wave}: seat {on_turn(state)}", _summary_lines(state))
     if seat in state.menus:
-        return _menu_view(state.menus[seat])
+        return _menu_view(state.menus[seat].name)
     player = state.players[seat]
-    mine = seat == state.on_turn
-    title = "YOUR TURN" if mine else f"Wave {state.wave}: seat {state.on_turn}"
+    mine = seat == on_turn(state)
+    title = "YOUR TURN" if mine else f"Wave {state.wave}: seat {on_turn(state)}"
     return SeatView(title, _standing_lines(state, player), highlight=mine)
 
 
 _MENU_WORDS = {
-    INSPECT: ("Inspect whom?", "Hoffman Lenses"),
-    ACCUSE: ("Force-reveal whom?", "Hoffman Lenses"),
-    DEATH: ("No health left", "Dead? Killed by whom?"),
-    REVEAL: ("SELF-REVEAL?", "Invaders only"),
-    REVEAL_SURE: ("SELF-REVEAL?", "Cannot be undone"),
+    MenuName.INSPECT: ("Inspect whom?", "Hoffman Lenses"),
+    MenuName.ACCUSE: ("Force-reveal whom?", "Hoffman Lenses"),
+    MenuName.DEATH: ("No health left", "Dead? Killed by whom?"),
+    MenuName.REVEAL: ("SELF-REVEAL?", "Invaders only"),
+    MenuName.REVEAL_SURE: ("SELF-REVEAL?", "Cannot be undone"),
 }
 
 
 def _menu_view(menu: str) -> SeatView:
-    title, line = _MENU_WORDS[menu]
+    title, line = _MENU_WORDS[MenuName(menu)]
     return SeatView(title, (line,), highlight=True)
 
 
@@ -267,15 +277,16 @@ def _summary_lines(state: TheyLiveState) -> tuple[str, ...]:
 
 def view_force(state: TheyLiveState, seat: int | None) -> SeatView:
     if seat is not None and seat in state.menus:
-        return _menu_view(state.menus[seat])
-    waiting = len(set(state.living()) - state.passed)
-    lines = ("Caller needs Lenses", f"Waiting for {waiting}")
-    must = seat is not None and seat in state.living() and seat not in state.passed
+        return _menu_view(state.menus[seat].name)
+    lines = ("Caller needs Lenses", f"Waiting for {len(state.waiting_for)}")
+    must = seat is not None and seat in state.waiting_for
     return SeatView("Force-reveal?", lines, highlight=must)
 
 
 def view_vote(state: TheyLiveState, seat: int | None) -> SeatView:
-    vote = state.vote
-    lines = (f"Seat {state.caller} accuses", f"Voted: {len(vote.ballots)} of {len(vote.voters)}")
+    accusation = state.data_of(Accusation)
+    vote = accusation.vote
+    lines = (f"Seat {accusation.caller} accuses",
+             f"Voted: {len(vote.ballots)} of {len(vote.voters)}")
     must = seat is not None and seat in vote.waiting_for()
-    return SeatView(f"VOTE: reveal seat {state.accused}?", lines, highlight=must)
+    return SeatView(f"VOTE: reveal seat {accusation.accused}?", lines, highlight=must)
