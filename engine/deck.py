@@ -56,12 +56,6 @@ class Deck(Generic[C]):
         self.aside.append(card)
         return card
 
-    def insert_at_random_depth(self, card: C, rng: SeededRandom) -> int:
-        """Put a card back anywhere in the pile; returns its depth from the top (0 = top)."""
-        index = rng.below(len(self.cards) + 1)
-        self.cards.insert(index, card)
-        return len(self.cards) - 1 - index
-
     def reshuffle(self, rng: SeededRandom, include_aside: bool = False) -> None:
         """The discards (and the set-aside cards, if asked) go back in, and all is shuffled."""
         self.cards.extend(self.discards)

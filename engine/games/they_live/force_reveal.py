@@ -63,9 +63,8 @@ def offer_accuse(state: TheyLiveState, seat: int) -> list[Action]:
 def accuse(state: TheyLiveState, seat: int, accused: str, now: float) -> list[Effect]:
     """The call is made: every living seat votes at once. The vote is on this call, so the
     rule that makes the call makes the vote's data, as the vote begins."""
-    effects = state.set_phase(PhaseName.VOTE, now)
-    state.data = Accusation(Vote(voters=frozenset(state.living())), int(accused), seat)
-    return effects + [
+    accusation = Accusation(Vote(voters=frozenset(state.living())), int(accused), seat)
+    return state.set_phase(PhaseName.VOTE, now, accusation) + [
         Buzz(Tune.ALARM),
         Narrate(f"Seat {seat} calls a force-reveal of seat {accused}: everyone vote"),
     ]
