@@ -100,7 +100,7 @@ class App:
 
     @property
     def restarted(self) -> bool:
-        return self.session.restarted
+        return self.session.game is not None and self.session.game.restarted
 
     @property
     def tunes(self) -> list[str]:

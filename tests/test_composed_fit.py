@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from companion.app import App
-from companion.composer import NOTHING_SECRET, RESTARTED, paused_view, secret_face_for
+from companion.composer import NOTHING_SECRET, secret_face_for
+from companion.game_mode import RESTARTED, paused_view
 from companion.journal_sqlite import SqliteJournal
 from companion.render import SEALED_ROWS, Face
 from engine import registry
@@ -208,12 +209,12 @@ def situations(app: App) -> set[str]:
     else:  # a game may cut with its players' first presses (They Live's picks)
         found.add("over" if state.is_terminal() else "paused" if state.paused else "playing")
         found |= set() if state.dealt else {"cut"}
-        found |= {"restarted"} if session.restarted else set()
+        found |= {"restarted"} if session.game.restarted else set()
     ui = app.ui.values()
     found |= {"notice"} if any(seat.notice for seat in ui) else set()
     found |= {"peeking"} if any(seat.peeking for seat in ui) else set()
     found |= {"offline"} if app.links.down() else set()
-    found |= {"question"} if any(session.menu.question(n) for n in app.seat_numbers) else set()
+    found |= {"question"} if any(session.mode.question(n) for n in app.seat_numbers) else set()
     return found
 
 

@@ -23,9 +23,9 @@ from companion.app import App
 from companion.cli import main
 from companion.clock import FakeClock
 from companion.cut import CUT
+from companion.game_mode import SETTLE
 from companion.render import render
 from companion.shipped import example_tables
-from companion.system_menu import SETTLE
 from engine import registry
 from engine.rng import SeededRandom
 from hardware.base import SeatLink
