@@ -269,12 +269,12 @@ class Lockstep:
                 f"{self.key} game {self.number}, {what}: {name} differs between two deals"
                 f" with the same public facts:\n{value}\n{theirs[name]}")
         self.compared += 1
-        self.undealt += not self.a.app.state.dealt
+        self.undealt += not self.a.app.session.state.dealt
 
     def step(self, holding: set[int] | None = None) -> None:
         """One moment: some seats (``holding``; by default a random few, now and then all)
         start or stop holding PEEK, one seat acts, time passes."""
-        state = self.a.app.state
+        state = self.a.app.session.state
         if state is None or state.is_terminal():
             return
         self.redeal()
