@@ -111,6 +111,7 @@ class CutInPlay:
         cut = self.record.deal_if_cut(state, self.record.entries)
         if not cut:
             return ()
+        assert state.seed is not None  # dealt just now
         self.record.cut, self.record.seed = cut, state.seed
         name = registry.get(self.record.game_key).name
         return (Status(f"{name}: dealt after the cut {cut}"),)

@@ -28,8 +28,10 @@ SWITCH_INTERVAL = 0.0005
 class Steps(Protocol):
     """What the loop drives (the app)."""
 
-    clock: Clock
     running: bool
+
+    @property
+    def clock(self) -> Clock: ...
 
     def start(self) -> None: ...
 
