@@ -23,7 +23,7 @@ PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end")
 
 def next_move(app: App) -> tuple[int, str] | None:
     """The (seat, action id) to choose next, or None outside a game."""
-    state = app.state
+    state = app.session.state
     if state is None:  # the players cut the deck before the deal (after "Play again" too)
         cutter = next((seat for seat in app.seat_numbers
                        if any(a.id == "cut" for a in app.actions(seat))), None)

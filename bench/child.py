@@ -37,9 +37,9 @@ def ready(journal_path: str) -> dict:
     if len(app.screens.faces) != len(table.hardware.seats):
         raise RuntimeError("app.start() left a seat without a frame")
     ready_at = time.monotonic()
-    if app.state is None:
+    if app.session.state is None:
         raise RuntimeError("the journal held no game to resume")
-    return {"ready_at": ready_at, "replayed": len(app.record.entries)}
+    return {"ready_at": ready_at, "replayed": len(app.session.record.entries)}
 
 
 def memory(seats: str, players: str, think: str) -> dict:
@@ -48,7 +48,7 @@ def memory(seats: str, players: str, think: str) -> dict:
 
     with BenchTable(int(seats)) as table:
         table.open_game(int(players))
-        while not (table.app.state and table.app.state.is_terminal()):
+        while not (table.app.session.state and table.app.session.state.is_terminal()):
             table.play_move(think=float(think))
         rss, peak = resident_kib()
     return {"rss_kib": rss, "peak_kib": peak}

@@ -94,7 +94,7 @@ def _lateness(trials: int, loop: str, path: Path) -> tuple[list[float], list[flo
             finger = threading.Thread(target=_flip_at, args=(
                 table, lookout, started + pick.uniform(SHORTEST, LONGEST)))
             finger.start()
-            app.loop.running = True
+            app.running = True
             LOOPS[loop](app, events)
             finger.join()
             expiry = _expiry(app)
@@ -130,5 +130,5 @@ def _flip_at(table: HeadlessTable, seat: int, moment: float) -> None:
 
 def _expiry(app: App) -> float:
     """When the flipped glass ran out, from the journaled moves (start, then flip)."""
-    assert app.record is not None and app.record.entries[-1].action == "flip"
-    return app.record.replay().hourglass.expiry()
+    assert app.session.record is not None and app.session.record.entries[-1].action == "flip"
+    return app.session.record.replay().hourglass.expiry()

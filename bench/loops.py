@@ -29,7 +29,7 @@ def event_loop(app: App, events: queue.Queue) -> None:
 
 def poll_loop(app: App, events: queue.Queue) -> None:
     app.start()
-    while app.loop.running:
+    while app.running:
         while not events.empty():
             app.handle(events.get_nowait())
         app.advance()

@@ -78,7 +78,7 @@ def _journal_a_game(path: Path, moves: int) -> None:
             if move is None:
                 raise RuntimeError("the bot found no move in the journaled game")
             app.choose(*move, clock())
-        app.journal.close()
+        app.session.journal.close()
 
 
 def _timed(command: list[str]) -> float:

@@ -91,7 +91,7 @@ class BenchTable:
                 raise RuntimeError("the bot found no move before the hourglass ran")
 
     def glass_running(self) -> bool:
-        if self.app.state is None or self.app.state.is_terminal():
+        if self.app.session.state is None or self.app.session.state.is_terminal():
             return False
         glass = self.app.view(None).hourglass
         return glass is not None and glass.running and glass.remaining > 0

@@ -1,9 +1,12 @@
 """The app: a table's hardware wired to the loop, the session, the composer and the effects.
 
-Each step of the loop is one pipeline: an event (a button edge, a seat's link, a stop) and
-the deadlines that fell due are taken in; presses become :class:`Action` objects that the
-session applies, returning what it applied and its effects; the effect player plays them;
-then every seat's screen is composed and drawn once.
+Each step of the loop is one pipeline (:meth:`App.step`): the events (a button edge, a seat's
+link, a stop) are taken in, presses becoming :class:`Action` objects that the session
+applies, each returning what it journaled and its effects, which the effect player holds;
+the deadlines that fell due are carried out; then the table is shown (:meth:`App.redraw`):
+the presser's screen is composed and rendered while the journal's commit flushes, the
+journal is *settled* (its commit returned: only then are the held outputs played and any
+screen written), and every seat's screen is written, then the public one.
 
 Time is the game clock (:class:`GameClock`): after a restart it continues the resumed game's
 timeline from its last journaled moment.
@@ -17,10 +20,10 @@ import logging
 import queue
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from engine import registry
-from engine.api import Action, SeatView, State
+from engine.api import Action, SeatView
 from hardware.base import ButtonEdge, QuitRequested, SeatLink, TableHardware
 
 from .clock import Clock, GameClock, monotonic
@@ -30,16 +33,18 @@ from .effects import EffectPlayer
 from .gestures import Gesture, GestureReader, SeatGesture
 from .journal import Journal, NullJournal
 from .links import Links
-from .lobby import Lobby, StartGame
-from .loop import Loop
-from .record import GameRecord
-from .screens import ScreenKeeper
+from .lobby import Lobby
+from .loop import run_loop
+from .mode import StartGame
+from .screens import Frame, ScreenKeeper
 from .sdnotify import Notifier
 from .seat_ui import CHOICES_CHANGED, SeatUI
 from .session import Session
 from .system_menu import SystemMenu
+from .upkeep import Upkeep
 
 log = logging.getLogger(__name__)
+
 
 @dataclasses.dataclass(frozen=True)
 class ReloadRequested:
@@ -73,38 +78,16 @@ class App:
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
                                     self.session.memory)
         self.composer = Composer(self.session, self.ui, self.links)
-        self.screens = ScreenKeeper(hardware, self.links, before_write=self._release)
+        self.screens = ScreenKeeper(hardware, self.links)
         one_button = frozenset(n for n, s in hardware.seats.items() if s.one_button)
         self.gestures = GestureReader(one_button_seats=one_button)
         self.notifier = notifier or Notifier({})
-        self.loop = Loop(self.notifier, self.session)
+        self.upkeep = Upkeep(self.notifier, self.session)
+        self.running = True  # the loop takes steps until a stop is asked for
+        self.reload_requested = False
         self._tick: float | None = None  # when the shown hourglass seconds next change
 
     # --- what tests, scripts and benches read ----------------------------------------------------
-
-    @property
-    def state(self) -> State | None:
-        return self.session.state
-
-    @property
-    def record(self) -> GameRecord | None:
-        return self.session.record
-
-    @property
-    def lobby(self) -> Lobby:
-        return self.session.lobby
-
-    @property
-    def journal(self) -> Journal:
-        return self.session.journal
-
-    @property
-    def restarted(self) -> bool:
-        return self.session.restarted
-
-    @property
-    def tunes(self) -> list[str]:
-        return self.effects.tunes
 
     def actions(self, seat: int) -> list[Action]:
         """What the seat's bottom bar offers."""
@@ -118,15 +101,28 @@ class App:
 
     def start(self) -> None:
         """Blank every seat before anything else is drawn: an OLED keeps its last image."""
+        self._settle()
         self.screens.blank_all(self.clock())
         applied = self.session.resume(self.clock)
         self.effects.play(applied.effects, self.clock())
         self.redraw()
 
+    def ready(self) -> None:
+        """Started: tell systemd the table is READY, and keep it alive from now on."""
+        self.notifier.ready(f"{len(self.seat_numbers)} seats")
+        self.upkeep.keep_alive(self.clock())
+
+    def stop(self, *, reload: bool = False) -> None:
+        """End the loop after this step; ``reload``: read table.toml again and start anew."""
+        self.running = False
+        if reload:
+            self.reload_requested = True
+
     def close(self) -> None:
         """A clean stop: the moment is journaled, the journal closes, the seats go dark."""
         self.notifier.stopping()
         self.session.close(self.clock())
+        self._settle()
         self.screens.blank_all(self.clock())
 
     def run(self, events: queue.Queue | queue.SimpleQueue,
@@ -148,7 +144,7 @@ class App:
                 on_ready()
 
         try:
-            self.loop.run(self, events, ready)
+            run_loop(self, events, ready)
         finally:
             if settling.is_alive():
                 settling.join()
@@ -157,7 +153,7 @@ class App:
     # --- one step: events in, due deadlines, one redraw ------------------------------------------
 
     def step(self, *events: object) -> None:
-        """Take ``events``, carry out everything that fell due, then redraw once."""
+        """Take ``events``, carry out everything that fell due, then show the table once."""
         for event in events:
             self._take(event)
         self._catch_up(self.clock())
@@ -175,7 +171,7 @@ class App:
 
     def next_deadline(self) -> float | None:
         moments = [self.gestures.next_deadline(), self.links.next_retry(),
-                   self.loop.next_deadline(), self.session.next_deadline()]
+                   self.upkeep.next_deadline(), self.session.next_deadline()]
         if self.session.clock_runs():
             moments.append(self._tick)
         for seat in self.ui.values():
@@ -189,9 +185,9 @@ class App:
                 for gesture in self.gestures.edge(edge):
                     self._gesture(gesture)
         elif isinstance(event, QuitRequested):
-            self.loop.stop()
+            self.stop()
         elif isinstance(event, ReloadRequested):
-            self.loop.stop(reload=True)
+            self.stop(reload=True)
         elif isinstance(event, SeatLink):
             self._seat_link(event)
 
@@ -203,7 +199,7 @@ class App:
             seat.expire(now)
         for number in self.links.retries_due(now):
             self.screens.reconnect(number, now)
-        self.loop.keep_alive(now)
+        self.upkeep.keep_alive(now)
         self.effects.play(self.session.journal_news().effects, now)
 
     def _seat_link(self, event: SeatLink) -> None:
@@ -232,61 +228,79 @@ class App:
         elif g.gesture is Gesture.PEEK_END:
             seat.end_peek(g.at)
         elif g.gesture is Gesture.ACT:
-            if seat.lost(self.session.offers(g.seat)):  # never another action, silently
+            offered = self.session.offers(g.seat)
+            if seat.lost(offered):  # never another action, silently
                 seat.reset_highlight()
                 seat.tell(CHOICES_CHANGED, g.at)
                 return
-            action, _ = seat.current(self.session.offers(g.seat))
+            action, _ = seat.current(offered)
             if action is not None and not seat.needs_second_press(action, g.at):
-                self._apply(g.seat, action, g.at)
+                self._apply(g.seat, action, g.at, offered)
 
     def choose(self, seat: int, action: Action | str, at: float) -> None:
         """Carry out ``action`` for ``seat`` (tests and benches may pass its id) and play
         its effects; a refusal is told on that seat only."""
         if isinstance(action, str):
             action = self.session.find(seat, action)
-        self._apply(seat, action, at)
-        self._release()
+        self._apply(seat, action, at, self.session.offers(seat))
+        self._settle()
 
-    def _apply(self, seat: int, action: Action, at: float) -> None:
-        """Carry out ``action``; its outputs wait for the journal (:meth:`_release`)."""
-        before = [a.id for a in self.session.offers(seat)]
+    def _apply(self, seat: int, action: Action, at: float, offered: list[Action]) -> None:
+        """Carry out ``action``, pressed on ``offered``; its outputs wait for the journal
+        (:meth:`_settle`)."""
+        before = [a.id for a in offered]
         applied = self.session.apply(seat, action, at)
         self.ui[seat].acted(action, before, self.session.offers(seat), at, SystemMenu.owns)
         self.effects.play(applied.effects, at)
 
     def start_game(self, request: StartGame, at: float) -> None:
         self.effects.play(self.session.start_game(request, at).effects, at)
-        self._release()
+        self._settle()
 
-    def _release(self) -> None:
-        """Nothing is seen or heard before the journal holds what caused it: wait for its
-        commit (the presser's screen was drawn meanwhile), then play the held outputs."""
+    def _settle(self) -> None:
+        """The pipeline's durable stage: nothing is seen or heard before the journal holds
+        what caused it, so wait for its commit, then play the held outputs."""
         self.session.journal.settle()
         self.effects.release()
 
     # --- screens -------------------------------------------------------------------------------
 
     def redraw(self, first: tuple[int, ...] = ()) -> None:
-        """Compose every seat's screen and the public one, and draw what changed.
+        """Show the table: compose every seat's screen and the public one, draw what changed.
 
         Seats in ``first`` (whoever just pressed) are drawn before the others: on a shared
         I2C bus the presser's screen is then the first on the wire, not up to the eighth.
-        The first screen is drawn while the journal's commit flushes and written once it
-        returned (:meth:`_release`); a commit the disk refused is told, and retried, at once.
+        The first screen is composed and rendered while the journal's commit flushes, and
+        written once the journal is settled; a commit the disk refused is told at once, the
+        first screen composed again with the news.
         """
+        order = [n for n in dict.fromkeys((*(n for n in first if n in self.ui),
+                                             *self.seat_numbers)) if self.links.is_up(n)]
         now = self.clock()
-        for number in dict.fromkeys((*(n for n in first if n in self.ui), *self.seat_numbers)):
-            if self.links.is_up(number):
-                face = self.composer.face(number, now)
-                self.screens.draw(number, face, secret=self.ui[number].peeking, now=now)
-        self._release()
+        head = list(self._frames(order[:1], now))
+        self._settle()
+        while self.session.journal.notices:  # the disk refused the commit: told on every seat
+            self._catch_up(self.clock())
+            now = self.clock()
+            head = list(self._frames(order[:1], now))
+            self._settle()
+        self._write(head, now)
+        self._write(self._frames(order[1:], now), now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
         self.effects.show_public(public, self.composer.public_code(), now)
-        if self.session.journal.notices:
-            self._catch_up(self.clock())
-            self.redraw()
+
+    def _frames(self, seats: list[int], now: float) -> Iterator[Frame]:
+        """Each seat's screen composed and rendered, one at a time (those that changed)."""
+        for number in seats:
+            face = self.composer.face(number, now)
+            frame = self.screens.frame(number, face, secret=self.ui[number].peeking)
+            if frame is not None:
+                yield frame
+
+    def _write(self, frames: Iterable[Frame], now: float) -> None:
+        for frame in frames:
+            self.screens.write(frame, now)
 
 
 def _settle_in() -> None:

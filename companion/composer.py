@@ -1,11 +1,10 @@
 """Each seat's whole screen, decided in one place: the :class:`Face` that render.py draws.
 
-A seat's face starts from what the lobby or the game shows it (its view), and the table adds
-to it here and nowhere else: PAUSED (in the title, or leading the body when the title is
-long), the restart notice, the commitment (public face; and on the PEEK face while the
-players cut with their first presses, with each seat's own cut) and the companion's key (PEEK
-face) once the game is over, the hourglass as big digits or a bar, the bottom bar, a notice
-over the body, and the alert for seats whose screen is down. While a seat holds PEEK it sees
+A seat's face starts from what the table's mode shows it (its view, with the mode's own
+lines: a game's PAUSED, commitment and key, see :mod:`companion.game_mode`), and the seat's
+side is added here and nowhere else: the hourglass as big digits or a bar, the bottom bar,
+the question the seat answers, a notice over the body, and the alert for seats whose screen
+is down. While a seat holds PEEK it sees
 its secret face instead: a sealed face (see companion/render.py), in pages of three lines
 that turn every few seconds while PEEK is held.
 
@@ -20,18 +19,13 @@ import math
 from collections.abc import Mapping
 
 from engine.api import HourglassView, SeatView, SecretFace
-from engine.rng import commitment, cut_text
 from engine.text import LINE, fit
 from hardware.base import Code
 
 from .links import Links
-from .record import GameRecord
 from .render import SEALED_ROWS, Face
 from .seat_ui import SeatUI, notice_lines
 from .session import Session
-
-PAUSED = "PAUSED"
-RESTARTED = "Restarted: paused"
 
 
 class Composer:
@@ -41,24 +35,8 @@ class Composer:
         self.links = links
 
     def view(self, seat: int | None, now: float) -> SeatView:
-        """What the lobby or the game shows ``seat`` (None: the public face), with the
-        table's own lines."""
-        session, state, record = self.session, self.session.state, self.session.record
-        if session.cut is not None:
-            return session.cut.view(seat)
-        if state is None or record is None:
-            return session.lobby.view(seat, now)
-        view = state.view(seat if seat in state.seats else None, now)
-        if state.paused:
-            view = paused_view(view, session.restarted)
-        if state.is_terminal() and seat is not None:
-            view = dataclasses.replace(whole_outcome(view), secret=key_face(record.key))
-        if seat is None:  # a seat's screen is too narrow: its PEEK shows the key at the end
-            lines = (*view.lines, *fairness_lines(record, state.is_terminal(), state.dealt))
-            view = dataclasses.replace(view, lines=lines)
-        elif seat in state.seats and not state.dealt:
-            view = cutting_in_play(view, seat, record)
-        return view
+        """What the table's mode shows ``seat`` (None: the public face), with its own lines."""
+        return self.session.mode.view(seat, now)
 
     def face(self, seat: int, now: float) -> Face:
         """The seat's whole screen: its secret face while it holds PEEK, else its public face;
@@ -71,7 +49,7 @@ class Composer:
         face = face_for(view, *ui.bar(self.session.offers(seat)))
         if ui.reshaped:  # the seat's own action gave its list a new shape: the bar is lit
             face = dataclasses.replace(face, inverted_bar=True)
-        question = self.session.menu.question(seat)
+        question = self.session.mode.question(seat)
         if question:  # the seat answers the table's question: it is the title until answered
             face = dataclasses.replace(face, title=question, inverted_title=True)
         if ui.notice:  # over the body, whole: the title (turn, role) and the bar stay
@@ -87,27 +65,7 @@ class Composer:
     def public_code(self) -> Code | None:
         """What the public screen shows whole and as a QR code: the commitment from the cut
         to the end, then the key (each public by then), so a phone can note it."""
-        session, record = self.session, self.session.record
-        if session.cut is not None:
-            return Code("Commitment", session.cut.commitment)
-        if record is None or session.state is None:
-            return None
-        if session.state.is_terminal():
-            return Code("Key", record.key.hex())
-        return Code("Commitment", commitment(record.key))
-
-
-def paused_view(view: SeatView, restarted: bool) -> SeatView:
-    """A paused game says so on every seat, its title lit, and still says where it stands:
-    PAUSED leads the title when both fit ("PAUSED Your turn"); when not, the title stays
-    whole and PAUSED leads the body. After a restart the body says so until someone
-    resumes ("Restarted: paused")."""
-    title = fit(f"{PAUSED} {view.title}", view.title)
-    note = RESTARTED if restarted else None if title != view.title else PAUSED
-    view = dataclasses.replace(view, title=title, highlight=True)
-    if note is None:
-        return view
-    return dataclasses.replace(view, lines=(note, *view.lines[: 0 if view.big else 2]))
+        return self.session.mode.public_code()
 
 
 def with_headline(face: Face) -> Face:
@@ -118,53 +76,6 @@ def with_headline(face: Face) -> Face:
     if not headline or shown or len(face.title) + 1 + len(headline) > LINE:
         return face
     return dataclasses.replace(face, title=face.title + headline.rjust(LINE - len(face.title)))
-
-
-def whole_outcome(view: SeatView) -> SeatView:
-    """A finished game's screen shows its outcome whole: when a banner or the hourglass
-    would leave room for only its first line, the banner's words join the title instead
-    ("Game over: LOST") and the sand, no longer running, gives way."""
-    room = 3 if not (view.banner or view.big or view.hourglass) else 1
-    if len(view.lines) <= room:
-        return view
-    title = fit(f"{view.title}: {view.banner}", view.banner) if view.banner else view.title
-    return dataclasses.replace(view, title=title, banner=None, big=None, hourglass=None,
-                               highlight=True)
-
-
-def key_face(key: bytes) -> SecretFace:
-    """The companion's key, revealed on every seat's PEEK face once the game is over: four
-    rows of 16 hex digits (the title and three lines), to check against the commitment shown
-    before the cut (docs/fairness.md)."""
-    digits = key.hex()
-    rows = [digits[start : start + 16] for start in range(0, len(digits), 16)]
-    return SecretFace(f"Key {rows[0]}", tuple(rows[1:4]))
-
-
-def cutting_in_play(view: SeatView, seat: int, record: GameRecord) -> SeatView:
-    """While the players cut with their first presses (docs/fairness.md): the seat's face
-    says where the commitment is, then shows its own cut once it has pressed; its PEEK face
-    opens with the commitment, in two lines of 16, and its cut, before the game's own."""
-    shown = commitment(record.key)
-    own = record.first_presses().get(seat)
-    cut = fit(f"Your cut {seat}@{own}", f"Cut {seat}@{own}") if own is not None else None
-    line = cut or "Hold PEEK: commitment"
-    game = view.secret.lines if view.secret else ()
-    secret = SecretFace("Commitment", (shown[:16], shown[16:], cut or "Your cut: not yet", *game))
-    return dataclasses.replace(view, lines=(*view.lines, line), secret=secret)
-
-
-def fairness_lines(record: GameRecord, over: bool, dealt: bool) -> tuple[str, ...]:
-    """The public screen keeps the commitment in view all game (a table can note it whenever
-    it likes), with the cut so far while the players cut in play, and shows the companion's
-    key once the game is over."""
-    if over:
-        digits = record.key.hex()
-        return ("Key revealed:", digits[:32], digits[32:])
-    shown = (f"Commitment {commitment(record.key)}",)
-    if dealt:
-        return shown
-    return (*shown, f"Cut: {cut_text(record.first_presses().items()) or '-'}")
 
 
 def next_second(glass: HourglassView | None, now: float) -> float | None:

@@ -1,9 +1,9 @@
 """Before a game: seats join by pressing ACT, one seat picks the game and its options.
 
-The lobby speaks the same language as a game state (``legal_actions``, ``apply``, ``view``),
-so the seats drive it with the same two buttons and the same screens, and table scripts can
-play it like any other phase. It is pure: starting a game is reported as a :class:`StartGame`
-request that the app carries out (it owns the seed).
+The lobby is one of the table's modes (:class:`companion.mode.Mode`), so the seats drive it
+with the same two buttons and the same screens, and table scripts play it like a game. It is
+pure: Start reports a :class:`StartGame` switch that the session carries out (it owns the
+companion's key).
 """
 
 from __future__ import annotations
@@ -12,22 +12,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import registry
-from engine.api import Action, Game, Option, SeatView
+from engine.api import Action, Buzz, Game, Option, SeatView
+from engine.cues import Tune
 from engine.exc import IllegalAction
+from hardware.base import Code
 
 from .cue_menu import CueMenu
 from .memory import TableMemory
+from .mode import Applied, StartGame
 
 NARRATED, SILENT = "narrated", "silent"  # an option with both: narration spoken or not
 NO_SPEAKER = "No speaker: silent"
-
-
-@dataclass(frozen=True)
-class StartGame:
-    game: Game
-    seats: tuple[int, ...]
-    options: dict[str, str]
-    deck_list: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -62,14 +57,9 @@ class Lobby:
         return Lobby(self.table_seats, joined=list(self.joined), memory=self.memory,
                      has_speaker=self.has_speaker, cues=self.cues)
 
-    # --- the state-like interface ----------------------------------------------------------
+    # --- the mode ----------------------------------------------------------------------------
 
-    def active_seats(self) -> frozenset[int]:
-        if self.host is not None:
-            return frozenset({self.host})
-        return frozenset(self.table_seats)
-
-    def legal_actions(self, seat: int) -> list[Action]:
+    def offers(self, seat: int) -> list[Action]:
         if self.host is None:
             if seat not in self.joined:
                 return [Action("join", "Join")]
@@ -81,12 +71,13 @@ class Lobby:
             return [*self._game_actions(), Action("back", "Back")]
         return [Action("start", "Start game"), *self._option_actions(), Action("back", "Back")]
 
-    def apply(self, seat: int, action: Action, now: float) -> StartGame | None:
-        if action.id not in {a.id for a in self.legal_actions(seat)}:
+    def apply(self, seat: int, action: Action, at: float) -> Applied:
+        if action.id not in {a.id for a in self.offers(seat)}:
             raise IllegalAction("Not now")
         self.message = ""
         kind, _, arg = action.id.partition(":")
-        return getattr(self, f"_do_{kind}")(seat, arg)
+        request = getattr(self, f"_do_{kind}")(seat, arg)
+        return Applied(effects=(Buzz(Tune.JOIN),) if kind == "join" else (), then=request)
 
     def view(self, seat: int | None, now: float) -> SeatView:
         if self.host is None:
@@ -95,6 +86,12 @@ class Lobby:
             title = "Choose a game" if seat == self.host else f"Seat {self.host} chooses"
             return SeatView(title=title, lines=self._joined_lines(), highlight=seat == self.host)
         return self._options_view(seat)
+
+    def question(self, seat: int) -> str | None:
+        return None
+
+    def public_code(self) -> Code | None:
+        return None
 
     # --- actions ---------------------------------------------------------------------------
 

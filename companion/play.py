@@ -128,7 +128,7 @@ def _session(settings: PlaySettings, where: Path, config,
                   notifier=Notifier(), deck_lists=deck_lists)
         stack.callback(app.close)
         app.run(events, on_ready=speaker.open_soon if speaker is not None else None)
-    return app.loop.reload_requested
+    return app.reload_requested
 
 
 def _load_config(path: str):

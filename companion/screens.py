@@ -9,14 +9,17 @@ deadlines: public), never whether or where its secret changed.
 A display that raises OSError is marked down in :class:`Links`, retried every few seconds,
 and redrawn in full when it answers again: the table never stops for it.
 
-Nothing is written before ``before_write`` has returned: the app waits there for the
-journal, so a screen is drawn while the disk flushes and sent once the step is durable.
+Drawing is two stages, :meth:`ScreenKeeper.frame` (render; nothing to send when the seat
+already shows it) and :meth:`ScreenKeeper.write`, so the app can render the presser's screen
+while the journal's commit flushes and send it once the step is durable.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from dataclasses import dataclass
+
+from PIL import Image
 
 from hardware.base import TableHardware
 
@@ -26,18 +29,26 @@ from .render import Face, render
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A seat's face, rendered, to be written (``secret``: its PEEK face)."""
+
+    number: int
+    face: Face
+    image: Image.Image
+    pixels: bytes
+    secret: bool
+
+
 class ScreenKeeper:
-    def __init__(self, hardware: TableHardware, links: Links,
-                 before_write: Callable[[], None]) -> None:
+    def __init__(self, hardware: TableHardware, links: Links) -> None:
         self.hardware = hardware
         self.links = links
-        self.before_write = before_write
         self.faces: dict[int, Face] = {}  # what each seat shows: table scripts read these
         self._pixels: dict[int, bytes] = {}
         self._secret_shown: set[int] = set()
 
     def blank_all(self, now: float) -> None:
-        self.before_write()
         for number, seat in self.hardware.seats.items():
             try:
                 seat.screen.blank()
@@ -46,18 +57,23 @@ class ScreenKeeper:
             self.forget(number)
             self.faces.pop(number, None)
 
-    def draw(self, number: int, face: Face, *, secret: bool, now: float) -> None:
-        """Show ``face`` (``secret``: the seat's PEEK face): a public face unless it is
-        already shown, a private one always."""
+    def frame(self, number: int, face: Face, *, secret: bool) -> Frame | None:
+        """``face`` rendered for the seat (``secret``: its PEEK face), or None when there is
+        nothing to send: a public face the seat already shows (a private one is sent always)."""
         if not secret and face == self.faces.get(number) and number in self._pixels:
-            return  # the same words and numbers draw the same pixels: skip drawing at all
+            return None  # the same words and numbers draw the same pixels: skip drawing at all
         image = render(face)
         pixels = image.tobytes()
         if not secret and self._pixels.get(number) == pixels:
             self.faces[number] = face
-            return
+            return None
+        return Frame(number, face, image, pixels, secret)
+
+    def write(self, frame: Frame, now: float) -> None:
+        """Send ``frame`` to its seat's screen."""
+        number, face, image, pixels, secret = (frame.number, frame.face, frame.image,
+                                               frame.pixels, frame.secret)
         screen = self.hardware.seats[number].screen
-        self.before_write()
         try:
             if secret:
                 screen.disclose(image)

@@ -241,7 +241,8 @@ class ScriptRunner:
         elif head == "public":
             self._expect_text("the public view", self._public_text(), *rest)
         elif head == "all":
-            for number in self.app.state.seats if self.app.state else self.app.seat_numbers:
+            state = self.app.session.state
+            for number in state.seats if state else self.app.seat_numbers:
                 self._expect_text(f"seat {number}", self._seat_text(number), *rest)
         else:
             number = self._seat(head)
@@ -267,11 +268,12 @@ class ScriptRunner:
             raise Expectation(f"{where} {verb} '{wanted[0]}' (it shows: {shown})")
 
     def _expect_tune(self, tune: str) -> None:
-        if tune not in self.app.tunes:
-            raise Expectation(f"tune '{tune}' was not played (played: {self.app.tunes[-8:]})")
+        if tune not in self.app.effects.tunes:
+            played = self.app.effects.tunes[-8:]
+            raise Expectation(f"tune '{tune}' was not played (played: {played})")
 
     def _expect_over(self, *words: str) -> None:
-        state = self.app.state
+        state = self.app.session.state
         if state is None or not state.is_terminal():
             raise Expectation("the game is not over")
         result = state.result() or ""

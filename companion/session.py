@@ -1,11 +1,11 @@
-"""The table's business: the lobby, the cut, the game and its system menu, the journal, undo,
-pauses.
+"""The table's business: one mode at a time (the lobby, the cut, or a game under its system
+menu, :mod:`companion.mode`), the switches between them, the journal's games.
 
 The cut comes in one of two ways, the same fair deal either way (docs/fairness.md): after
-Start every player presses "Cut the deck" (:mod:`companion.cut`) and the game is dealt; or,
-in a game that opens with a public phase (``Game.first_press_cuts``), the game begins at
-Start without its seed, each player's first press of the game is that player's cut, and the
-press that completes the cut deals it. Either way the commitment is shown from Start.
+Start every player presses "Cut the deck" (:class:`companion.cut.Cut`) and the game is dealt;
+or, in a game that opens with a public phase (``Game.first_press_cuts``), the game begins at
+Start without its seed and its players' first presses cut it
+(:class:`companion.cut.CutInPlay`). Either way the commitment is shown from Start.
 
 Every change to what is being played goes through here and comes back as :class:`Applied`:
 the lines journaled (durable before anything is heard or seen) and the effects, in order, for
@@ -18,38 +18,26 @@ next change, so a press, the bar it acts on and the redraw after it share one li
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 
-from engine import registry
-from engine.api import KNOWN_PREFIX, Action, Buzz, Effect, GameOver, State
+from engine.api import Action, Buzz, State
 from engine.cues import Tune
 from engine.exc import EngineError
-from engine.known import Learned, as_options
+from engine.known import as_options
 from engine.rng import KEY_BYTES, commitment, deal_seed
-from engine.text import fit
 
 from .clock import GameClock
 from .cut import Cut
-from .effects import Forget, KeyRevealed, Status, Tell
+from .effects import Forget, Status, Tell
+from .game_mode import GameMode
 from .journal import Journal
-from .lobby import Lobby, StartGame
+from .lobby import Lobby
 from .memory import TableMemory
-from .record import GameRecord, JournaledAction
-from .system_menu import SETTLE, SystemMenu
+from .mode import Applied, Deal, Mode, StartGame, Switch, ToLobby
+from .record import GameRecord
+from .system_menu import SystemMenu
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Applied:
-    """What one change did: the journal lines it wrote, and what the table is to hear and see."""
-
-    journaled: tuple[JournaledAction, ...] = ()
-    effects: tuple[Effect, ...] = ()
-
-    def __add__(self, other: Applied) -> Applied:
-        return Applied(self.journaled + other.journaled, self.effects + other.effects)
 
 
 class Session:
@@ -67,46 +55,51 @@ class Session:
         self.key_source = key_source  # the companion's key for each deal (secrets.token_bytes)
         self.deck_lists = deck_lists  # game key -> the table's own card list
         self.memory: TableMemory = lobby.memory  # card values, options, seats' cues
-        self.state: State | None = None
-        self.record: GameRecord | None = None
-        self.cut: Cut | None = None  # between Start and the deal: the players cut the deck
-        self.menu = SystemMenu(self.memory, self.lobby.cues)
-        self.restarted = False  # resumed paused after a restart, until someone resumes
-        self._auto_paused = False  # the game is paused because a seat's link went down
-        self.ended_at: float | None = None  # when the game ended: presses settle first
+        self.mode: Mode = lobby
         self.started_at: float | None = None  # when Start showed the commitment
         self._offers: dict[int, list[Action]] = {}
+
+    # --- the mode ------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> GameMode | None:
+        """The game being played, if one is (with or without its cut made)."""
+        return self.mode.game if isinstance(self.mode, SystemMenu) else None
+
+    @property
+    def state(self) -> State | None:
+        return self.game.state if self.game is not None else None
+
+    @property
+    def record(self) -> GameRecord | None:
+        return self.game.record if self.game is not None else None
+
+    @property
+    def cut(self) -> Cut | None:
+        """The cut before the deal, while the players make it."""
+        return self.mode if isinstance(self.mode, Cut) else None
 
     # --- what is offered -----------------------------------------------------------------------
 
     def offers(self, seat: int) -> list[Action]:
         """What the seat's bottom bar offers: the game's actions, then the table's."""
         if seat not in self._offers:
-            self._offers[seat] = self._offer(seat)
+            self._offers[seat] = self.mode.offers(seat)
         return self._offers[seat]
-
-    def _offer(self, seat: int) -> list[Action]:
-        if self.cut is not None:
-            return self.cut.legal_actions(seat)
-        if self.state is None:
-            return self.lobby.legal_actions(seat)
-        if seat not in self.state.seats:
-            return []
-        return self.menu.actions(seat, self.state, self.record)
 
     def find(self, seat: int, action_id: str) -> Action:
         """The action with this id, for a caller that holds only the id (tests, benches).
 
         An id that is not offered still goes to the rules, which say why not.
         """
-        state = self.state
-        legal = state.legal_actions(seat) if state is not None and seat in state.seats else []
+        legal = self.game.offers(seat) if self.game is not None else []
         for action in (*self.offers(seat), *legal):
             if action.id == action_id:
                 return action
         return Action(action_id, "")
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
+        """What is offered is worked out again (the mode changed under the session)."""
         self._offers.clear()
 
     # --- time ----------------------------------------------------------------------------------
@@ -116,26 +109,24 @@ class Session:
         return self.state is not None and not self.state.paused
 
     def timer_running(self) -> bool:
-        return self.clock_runs() and self.state.next_deadline() is not None
+        return self.next_deadline() is not None
 
     def next_deadline(self) -> float | None:
-        return self.state.next_deadline() if self.clock_runs() else None
+        return self.game.next_deadline() if self.game is not None else None
 
     def advance(self, now: float) -> Applied:
         """Carry out the game's timers that ran out by ``now``."""
-        deadline = self.next_deadline()
-        if deadline is None or deadline > now:
+        game = self.game
+        if game is None or not game.due(now):
             return Applied()
-        assert self.state is not None
-        effects = self.state.advance(now)
-        self._changed()
-        self.remember(now)  # like an action: journaled before the table hears it
-        return Applied(effects=self._with_key(self._learn(effects), now))
+        applied = game.advance(now)
+        self.changed()
+        return applied
 
     def remember(self, now: float) -> None:
         """Journal the game's moment: how far to resume after a crash."""
-        if self.record is not None:
-            self.journal.remember(self.record, now)
+        if self.game is not None:
+            self.game.remember(now)
 
     # --- actions -------------------------------------------------------------------------------
 
@@ -149,147 +140,41 @@ class Session:
         return self.advance(at) + self._apply(seat, action, at)
 
     def _apply(self, seat: int, action: Action, at: float) -> Applied:
-        if self.settling(at):
-            return Applied()  # a press already in flight when the game ended: ignored
         if self.started_at is not None and at < self.started_at:
             return Applied()  # pressed before Start showed the commitment: never a cut
         try:
-            if self.cut is not None:
-                return self._cut_action(seat, action, at)
-            if self.state is None:
-                return self._lobby_action(seat, action, at)
-            if SystemMenu.owns(action.id):
-                return self._system_action(seat, action, at)
-            return self._game_action(seat, action, at)
+            applied = self.mode.apply(seat, action, at)
+            return Applied(applied.journaled, applied.effects) + self._switch(applied.then, at)
         except EngineError as error:
             return Applied(effects=(Tell(str(error), seat), Buzz(Tune.ERROR)))
         finally:
-            self._changed()
+            self.changed()
 
-    def _lobby_action(self, seat: int, action: Action, at: float) -> Applied:
-        request = self.lobby.apply(seat, action, at)
-        applied = Applied(effects=(Buzz(Tune.JOIN),) if action.id == "join" else ())
-        if isinstance(request, StartGame):
-            applied += self.start_game(request, at)
-        return applied
-
-    def _cut_action(self, seat: int, action: Action, at: float) -> Applied:
-        assert self.cut is not None
-        self.cut.apply(seat, action, at)
-        if not self.cut.done():
-            return Applied(effects=(Buzz(Tune.JOIN),))
-        cut, self.cut = self.cut, None
-        return self._deal(cut)
-
-    def settling(self, at: float) -> bool:
-        """The game ended less than :data:`SETTLE` seconds ago: its outcome is read first."""
-        return self.ended_at is not None and at < self.ended_at + SETTLE
-
-    def _game_action(self, seat: int, action: Action, at: float) -> Applied:
-        assert self.state is not None and self.record is not None
-        effects = self.state.apply(seat, action, at)
-        cutting = not self.state.dealt
-        line = self._commit(JournaledAction(seat, action.id, at, action.undoable, action.label))
-        if cutting and self.state.dealt:
-            name = registry.get(self.record.game_key).name
-            effects = [*effects, Status(f"{name}: dealt after the cut {self.record.cut}")]
-        return Applied((line,), self._with_key(self._learn(effects), at))
-
-    def _system_action(self, seat: int, action: Action, at: float) -> Applied:
-        assert self.record is not None
-        outcome = self.menu.apply(seat, action.id)
-        if outcome in ("pause", "resume"):
-            applied = self._table_pause(outcome, at, "Paused" if outcome == "pause" else "Resumed")
-            self.restarted = self._auto_paused = False
-            return applied
-        if outcome == "undo":
-            return self._undo(at)
-        if outcome == "again":
-            game = registry.get(self.record.game_key)
-            return self.start_game(StartGame(game, self.record.seats, self._menu_options()), at)
-        if outcome == "lobby":
+    def _switch(self, then: Switch | None, at: float) -> Applied:
+        """Carry out the switch a mode asked for."""
+        if isinstance(then, StartGame):
+            return self.start_game(then, at)
+        if isinstance(then, Deal):
+            return self._deal(then)
+        if isinstance(then, ToLobby):
             return self.end_game()
         return Applied()
-
-    def _table_pause(self, outcome: str, at: float, notice: str) -> Applied:
-        assert self.state is not None
-        self.state.apply(None, outcome, at)
-        self._changed()
-        return Applied((self._commit(JournaledAction(None, outcome, at)),), (Tell(notice),))
-
-    def _undo(self, at: float) -> Applied:
-        assert self.record is not None
-        line = self.record.last_undoable()
-        if line is None:
-            raise EngineError("Nothing to undo")
-        self.record.entries.pop()
-        self.journal.truncate(self.record, len(self.record.entries))
-        self.state = self.record.replay(now=at)
-        return Applied(effects=(Tell(fit(f"Undone: {line.label}", "Undone")),))
-
-    def _commit(self, line: JournaledAction) -> JournaledAction:
-        """Journal first, effects after: an action the table saw is never lost. The press
-        that completes a cut in play deals the game; the journal writes it with the cut and
-        the seed, in one write."""
-        record, state = self.record, self.state
-        assert record is not None and state is not None
-        record.entries.append(line)
-        cut = record.deal_if_cut(state, record.entries)
-        if cut:
-            record.cut, record.seed = cut, state.seed
-        self.journal.append(record, line)
-        return line
-
-    def _learn(self, effects: Iterable[Effect]) -> list[Effect]:
-        """Card values the table entered are remembered for its next game (not played)."""
-        assert self.record is not None
-        out = []
-        for effect in effects:
-            if isinstance(effect, Learned):
-                self.memory.learn(self.record.game_key, effect.values)
-            else:
-                out.append(effect)
-        return out
-
-    def _menu_options(self) -> dict[str, str]:
-        """The options the game was chosen with, without the card values it was given."""
-        assert self.record is not None
-        return {k: v for k, v in self.record.options.items() if not k.startswith(KNOWN_PREFIX)}
-
-    def _with_key(self, effects: Iterable[Effect], at: float) -> tuple[Effect, ...]:
-        """The game's effects, with the companion's key revealed right after its end."""
-        out: list[Effect] = []
-        for effect in effects:
-            out.append(effect)
-            if isinstance(effect, GameOver) and self.record is not None:
-                out.append(KeyRevealed(self.record.key))
-                self.ended_at = at
-        return tuple(out)
 
     # --- a seat's link -------------------------------------------------------------------------
 
     def link_changed(self, seat: int, quiet: frozenset[int], now: float) -> Applied:
         """A pod that goes quiet pauses the game: its player cannot see or press anything.
 
-        ``quiet`` is every seat whose link is down now. The pause is journaled like any
-        other; when every player's seat is back, only a pause the link made is lifted (a
-        pause a player chose stays until a player resumes). A pod that came back may be
-        another pod (one with a piezo: "My volume"), so every offer is asked again.
+        ``quiet`` is every seat whose link is down now; the pause is journaled like any
+        other (:meth:`GameMode.link_changed`). A pod that came back may be another pod (one
+        with a piezo: "My volume"), so every offer is asked again.
         """
-        self._changed()
+        self.changed()
         applied = self.advance(now)  # as in apply: what ran out first, first
-        state = self.state
-        if state is None or state.is_terminal():
+        if self.game is None:
             return applied
-        gone = sorted(quiet & set(state.seats))
-        if gone and not state.paused:
-            who = seat if seat in gone else gone[0]
-            applied += self._table_pause("pause", now, f"Seat {who} offline: paused")
-            self._auto_paused = True
-        elif not gone and self._auto_paused and state.paused:
-            applied += self._table_pause("resume", now, "All seats back")
-        if not gone or not state.paused:
-            self._auto_paused = False
+        applied += self.game.link_changed(seat, quiet, now)
+        self.changed()
         return applied
 
     # --- the game's life -----------------------------------------------------------------------
@@ -319,8 +204,7 @@ class Session:
         if state.is_terminal():
             self.journal.finish(record)
             return Applied(effects=(Tell("Restarted: game over"),))
-        self._adopt(record, state)
-        self.restarted = state.paused
+        self._adopt(record, state, restarted=state.paused)
         log.warning("resumed %s after a restart: %d actions replayed", record.game_key,
                     len(record.entries))
         return Applied(effects=(Forget(),))
@@ -331,9 +215,7 @@ class Session:
         if self.record is not None:  # Play again: the game just over is archived first
             self.journal.finish(self.record)
         key = self.key_source(KEY_BYTES)
-        self.state, self.record, self.ended_at, self.started_at = None, None, None, at
-        self.menu = SystemMenu(self.memory, self.lobby.cues)
-        self._changed()
+        self.started_at = at
         name, shown = request.game.name, commitment(key)
         if request.game.first_press_cuts:
             self._begin(request, key, "")
@@ -342,19 +224,19 @@ class Session:
                 Status(f"{name}: commitment {shown}; each player's first press cuts the deck"),
                 Buzz(Tune.START),
             ))
-        self.cut = Cut(request, key)
+        self._enter(Cut(request, key))
         return Applied(effects=(
             Forget(),
             Tell("Cut: press ACT"),
             Status(f"{name}: commitment {shown}; every player cuts the deck"),
         ))
 
-    def _deal(self, cut: Cut) -> Applied:
+    def _deal(self, deal: Deal) -> Applied:
         """Every player has cut: the seed comes from the key and the cut, and the game is dealt."""
-        self._begin(cut.request, cut.key, cut.text)
+        self._begin(deal.request, deal.key, deal.cut)
         return Applied(effects=(
             Forget(),
-            Status(f"{cut.request.game.name}: dealt after the cut {cut.text}"),
+            Status(f"{deal.request.game.name}: dealt after the cut {deal.cut}"),
             Buzz(Tune.START),
         ))
 
@@ -374,17 +256,19 @@ class Session:
     def end_game(self) -> Applied:
         if self.record is not None:
             self.journal.finish(self.record)
-        self.state, self.record, self.ended_at, self.started_at = None, None, None, None
+        self.started_at = None
         self.lobby = self.lobby.fresh()
-        self.menu = SystemMenu(self.memory, self.lobby.cues)
-        self._changed()
+        self._enter(self.lobby)
         return Applied(effects=(Forget(),))
 
-    def _adopt(self, record: GameRecord, state: State) -> None:
-        self.record, self.state, self.ended_at = record, state, None
+    def _adopt(self, record: GameRecord, state: State, *, restarted: bool = False) -> None:
         self.lobby.joined = sorted(set(record.seats))
-        self.menu = SystemMenu(self.memory, self.lobby.cues)
-        self._changed()
+        game = GameMode(record, state, self.journal, self.memory, restarted=restarted)
+        self._enter(SystemMenu(game, self.memory, self.lobby.cues))
+
+    def _enter(self, mode: Mode) -> None:
+        self.mode = mode
+        self.changed()
 
     def close(self, now: float) -> None:
         """A clean stop: a running timer's moment is journaled, then the journal closes."""

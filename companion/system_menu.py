@@ -1,64 +1,122 @@
 """The table's own actions behind every seat's game actions: pause, undo, the end, cues.
 
-They are offered on every seat after the game's actions, so any player can pause for a
-phone call or take back a mis-press. What cannot be taken back asks its question first
-("End the game?") on the seat's title bar, with "No" offered first: a stray tap, or two,
-cannot throw a game away. Once a game is over, its outcome and seed stay on screen until a
-seat deliberately asks for the next game and confirms it.
+While a game is on, the table's mode is this menu over the game (:class:`GameMode`): it
+offers the game's actions first and its own after them, so any player can pause for a phone
+call or take back a mis-press. What cannot be taken back asks its question first ("End the
+game?") on the seat's title bar, with "No" offered first: a stray tap, or two, cannot throw
+a game away. Once a game is over, its outcome and seed stay on screen until a seat
+deliberately asks for the next game and confirms it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from enum import Enum
 
-from engine.api import Action, State
+from engine.api import Action, SeatView
 from engine.text import fit
+from hardware.base import Code
 
 from .cue_menu import CueMenu
+from .game_mode import GameMode
 from .memory import TableMemory
-from .record import GameRecord
+from .mode import Applied, ToLobby
 
 PREFIX = "sys:"
-SETTLE = 2.0  # seconds after a game ends in which presses are ignored (a flip in flight)
-QUESTIONS = {
-    "end": ("End the game?", "Yes: end the game"),
-    "again": ("Play again?", "Yes: deal again"),
-    "lobby": ("Back to the lobby?", "Yes: to the lobby"),
+
+
+class Question(Enum):
+    """What the menu asks before it does what cannot be taken back."""
+
+    END = "end"
+    AGAIN = "again"
+    LOBBY = "lobby"
+
+
+QUESTIONS = {  # the question on the title bar, and its "Yes" on the bar
+    Question.END: ("End the game?", "Yes: end the game"),
+    Question.AGAIN: ("Play again?", "Yes: deal again"),
+    Question.LOBBY: ("Back to the lobby?", "Yes: to the lobby"),
 }
 
 
-@dataclass
+class Outcome(Enum):
+    """What a system action does to the table (the value is the entry's action id)."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    UNDO = "undo"
+    AGAIN = "again"
+    LOBBY = "lobby"
+
+
+ANSWERED = {Question.END: Outcome.LOBBY, Question.AGAIN: Outcome.AGAIN,
+            Question.LOBBY: Outcome.LOBBY}
+
+
 class SystemMenu:
-    memory: TableMemory = field(default_factory=TableMemory)
-    cues: CueMenu = field(default_factory=CueMenu)
-    asking: dict[int, str] = field(default_factory=dict)  # seat -> what it is asked about
+    """The mode while a game is on: the game, with the table's menu behind its actions."""
+
+    def __init__(self, game: GameMode, memory: TableMemory, cues: CueMenu) -> None:
+        self.game = game
+        self.memory = memory
+        self.cues = cues  # the settings each seat is offered
+        self.asking: dict[int, Question] = {}  # seat -> what it is asked about
 
     @staticmethod
     def owns(action_id: str) -> bool:
         return action_id.startswith(PREFIX)
 
-    def question(self, seat: int) -> str | None:
-        """The question the seat is answering, for its title bar."""
-        what = self.asking.get(seat)
-        return QUESTIONS[what][0] if what else None
+    # --- the mode ------------------------------------------------------------------------------
 
-    def actions(self, seat: int, state: State, record: GameRecord | None) -> list[Action]:
+    def offers(self, seat: int) -> list[Action]:
+        state = self.game.state
+        if seat not in state.seats:
+            return []
         if seat in self.asking:
             return [Action("sys:no", "No"), Action("sys:yes", QUESTIONS[self.asking[seat]][1])]
         if state.is_terminal():
             return [Action("sys:again", "Play again"), Action("sys:lobby", "New game"),
                     *self._cues(seat)]
-        table = self._table_actions(seat, state, record)
+        table = self._table_actions(seat)
         if state.paused:
             return table
-        game = state.legal_actions(seat)
+        game = self.game.offers(seat)
         if not game:  # a stray press must not pause the table: the table's menu is behind PEEK
             return [Action("sys:idle", "PEEK for the menu"), *table]
         return [*game, *table]
 
-    def _table_actions(self, seat: int, state: State, record: GameRecord | None) -> list[Action]:
-        out = [Action("sys:resume", "Resume")] if state.paused else [Action("sys:pause", "Pause")]
-        last = record.last_undoable() if record else None
+    def apply(self, seat: int, action: Action, at: float) -> Applied:
+        if self.game.settling(at):
+            return Applied()  # a press already in flight when the game ended: ignored
+        if not self.owns(action.id):
+            return self.game.apply(seat, action, at)
+        outcome = self._answer(seat, action.id.removeprefix(PREFIX))
+        if outcome in (Outcome.PAUSE, Outcome.RESUME):
+            return self.game.chosen_pause(outcome.value, at)
+        if outcome is Outcome.UNDO:
+            return self.game.undo(at)
+        if outcome is Outcome.AGAIN:
+            return Applied(then=self.game.again())
+        if outcome is Outcome.LOBBY:
+            return Applied(then=ToLobby())
+        return Applied()
+
+    def view(self, seat: int | None, now: float) -> SeatView:
+        return self.game.view(seat, now)
+
+    def question(self, seat: int) -> str | None:
+        what = self.asking.get(seat)
+        return QUESTIONS[what][0] if what else None
+
+    def public_code(self) -> Code | None:
+        return self.game.public_code()
+
+    # --- the menu ------------------------------------------------------------------------------
+
+    def _table_actions(self, seat: int) -> list[Action]:
+        paused = self.game.state.paused
+        out = [Action("sys:resume", "Resume")] if paused else [Action("sys:pause", "Pause")]
+        last = self.game.record.last_undoable()
         if last is not None:
             who = f"S{last.seat} " if last.seat is not None else ""
             label = fit(f"Undo {who}{last.label}", f"Undo {last.label}", f"Undo {who}last action")
@@ -69,18 +127,25 @@ class SystemMenu:
     def _cues(self, seat: int) -> list[Action]:
         return self.cues.actions(self.memory, seat, PREFIX)
 
-    def apply(self, seat: int, action_id: str) -> str | None:
+    def _answer(self, seat: int, name: str) -> Outcome | None:
         """The table-level outcome of a system action, or None when only this menu changed."""
-        name = action_id.removeprefix(PREFIX)
-        if name in QUESTIONS:
-            self.asking[seat] = name
+        question = _question(name)
+        if question is not None:
+            self.asking[seat] = question
             return None
         asked = self.asking.pop(seat, None)
         if name == "yes" and asked is not None:
-            return "lobby" if asked == "end" else asked
+            return ANSWERED[asked]
         if name.startswith("cue:"):
             self.memory.next_cue(seat, name.removeprefix("cue:"))
             return None
-        if name in ("no", "yes", "idle"):
-            return None
-        return name
+        return _outcome(name)
+
+
+def _question(name: str) -> Question | None:
+    return next((q for q in Question if q.value == name), None)
+
+
+def _outcome(name: str) -> Outcome | None:
+    """The outcome ``name`` says ("no", "yes" unasked, "idle": none)."""
+    return next((o for o in Outcome if o.value == name), None)

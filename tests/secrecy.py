@@ -232,7 +232,7 @@ class Table:
 
     def deal_secrets(self) -> frozenset[str]:
         """What must stay hidden about the deal until the end: the key and the seed."""
-        record = self.app.record
+        record = self.app.session.record
         assert record is not None
         return frozenset({record.key.hex()[:16], record.seed.hex()[:16]})
 
@@ -241,8 +241,8 @@ class Table:
         deal(self.app, StartGame(game, tuple(range(1, players + 1)), options or {}),
              self.clock())
         self.app.redraw()
-        assert self.app.state is not None
-        return self.app.state
+        assert self.app.session.state is not None
+        return self.app.session.state
 
     def pump(self) -> None:
         while not self.events.empty():
@@ -292,7 +292,7 @@ class Table:
 def random_table_step(table: Table, player: SeededRandom, *, system: bool = True) -> None:
     """A seat (active ones mostly) picks a random offered action, then 0-3 s pass."""
     app = table.app
-    active = sorted(app.state.active_seats()) if app.state is not None else []
+    active = sorted(app.session.state.active_seats()) if app.session.state is not None else []
     seats = active if active and player.below(4) else list(app.seat_numbers)
     seat = player.choice(seats)
     actions = [a for a in app.actions(seat) if system or not a.id.startswith("sys:")]
@@ -305,7 +305,7 @@ def assert_table_keeps_secrets(table: Table, hidden: frozenset[str] = frozenset(
     """Every seat's face as drawn (a peeking seat: its own secrets), the public screen's pages
     and the status lines since the last check, against the state's secrets plus ``hidden``."""
     app = table.app
-    state = app.state
+    state = app.session.state
     public = hidden | (state.secrets_hidden_from(None) if state is not None else frozenset())
     for seat in app.seat_numbers:
         face = app.screens.faces.get(seat)

@@ -229,11 +229,12 @@ class Lockstep:
     def redeal(self) -> None:
         """B's game becomes A's with its secrets dealt again (nothing is drawn for it)."""
         session, theirs = self.b.app.session, self.a.app.session
-        session.state = redealt(self.key, theirs.state, self.dealer)
+        game, their_game = session.game, theirs.game
+        game.state = redealt(self.key, their_game.state, self.dealer)
         if self.parted:  # B's game went its own way (it may even have ended): A's history
-            session.record = copy.deepcopy(theirs.record)
-            session.ended_at = theirs.ended_at
-        session._changed()  # what each seat is offered is worked out again
+            game.record = copy.deepcopy(their_game.record)
+            game.ended_at = their_game.ended_at
+        session.changed()  # what each seat is offered is worked out again
         if self.parted:
             self._rejoin()
         self.a.seen(), self.b.seen()  # a new deal is not a move: nothing is compared
@@ -268,12 +269,12 @@ class Lockstep:
                 f"{self.key} game {self.number}, {what}: {name} differs between two deals"
                 f" with the same public facts:\n{value}\n{theirs[name]}")
         self.compared += 1
-        self.undealt += not self.a.app.state.dealt
+        self.undealt += not self.a.app.session.state.dealt
 
     def step(self, holding: set[int] | None = None) -> None:
         """One moment: some seats (``holding``; by default a random few, now and then all)
         start or stop holding PEEK, one seat acts, time passes."""
-        state = self.a.app.state
+        state = self.a.app.session.state
         if state is None or state.is_terminal():
             return
         self.redeal()

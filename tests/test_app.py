@@ -33,7 +33,7 @@ def commands_of_prefix(bus, end):
 def test_join_shows_on_every_seat():
     """Pressing ACT on a seat joins it, and every seat's screen counts the players."""
     app, _ = run_script("table 3\njoin 1 3\nexpect 2 \"Players: 2\"\nexpect 2 \"Seats: 1 3\"\n")
-    assert app.lobby.joined == [1, 3]
+    assert app.session.lobby.joined == [1, 3]
 
 
 def test_peek_release_switches_display_off_first():
@@ -78,7 +78,7 @@ def test_stuck_button_is_reported_on_its_seat():
     """A button held for over 30 s is named on its seat and ignored until let go."""
     app, _ = run_script("table 2\nhold 1 act 31s\nexpect 1 \"ACT stuck\"\nrelease 1 act\n"
                         "wait 100ms\nexpect 1 not \"stuck\"\n")
-    assert app.lobby.joined == [1]
+    assert app.session.lobby.joined == [1]
 
 
 def test_script_error_names_the_line():
@@ -106,7 +106,7 @@ wait 100ms
 expect 2 "Joined"
 """
     app, _ = run_script(script)
-    assert app.lobby.joined == [2]
+    assert app.session.lobby.joined == [2]
 
 
 STAYING_ALIVE_RUNNING = (Path(__file__).parent / "scripts" / "staying_alive_win.table").read_text(
@@ -119,13 +119,13 @@ def test_seat_going_offline_pauses_the_game_until_it_is_back():
         session.run()
         app = session.app
         app.handle(SeatLink(2, up=False))
-        assert app.state.paused and "Seat 2 offline" in app.screens.faces[1].text()
+        assert app.session.state.paused and "Seat 2 offline" in app.screens.faces[1].text()
         shown = app.screens.faces[1].big
         session.runner.wait(30)
         assert app.screens.faces[1].big == shown
         app.handle(SeatLink(2, up=True))
-        assert not app.state.paused
-        assert [e.action for e in app.record.entries[-2:]] == ["pause", "resume"]
+        assert not app.session.state.paused
+        assert [e.action for e in app.session.record.entries[-2:]] == ["pause", "resume"]
 
 
 def test_a_players_pause_outlasts_a_seat_coming_back():
@@ -135,7 +135,7 @@ def test_a_players_pause_outlasts_a_seat_coming_back():
         app = session.app
         app.handle(SeatLink(2, up=False))
         app.handle(SeatLink(2, up=True))
-        assert app.state.paused
+        assert app.session.state.paused
 
 
 def test_public_view_keeps_the_commitment_and_reveals_the_key_at_the_end():
@@ -146,12 +146,12 @@ def test_public_view_keeps_the_commitment_and_reveals_the_key_at_the_end():
     with ScriptSession(STAYING_ALIVE_RUNNING) as session:
         session.run()
         app = session.app
-        key, seed = app.record.key, app.record.seed
+        key, seed = app.session.record.key, app.session.record.seed
         public = "\n".join(app.view(None).lines)
         assert f"Commitment {commitment(key)}" in public
         assert key.hex()[:16] not in public and seed.hex()[:16] not in public
         session.runner.wait(95)
-        assert app.state.is_terminal()
+        assert app.session.state.is_terminal()
         public = "\n".join(app.view(None).lines)
         assert key.hex()[:32] in public and key.hex()[32:] in public
         assert "seed" not in public.lower()

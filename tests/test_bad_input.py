@@ -29,11 +29,11 @@ def _player(text: str) -> SeededRandom:
 def _assert_sound(table: Table) -> None:
     """The game in play is exactly its journaled actions replayed, and keeps its secrets."""
     app = table.app
-    if app.state is not None:
+    if app.session.state is not None:
         now = table.clock()
-        replayed = app.record.replay(now=now)
-        assert [replayed.view(s, now) for s in app.state.seats] == \
-               [app.state.view(s, now) for s in app.state.seats]
+        replayed = app.session.record.replay(now=now)
+        assert [replayed.view(s, now) for s in app.session.state.seats] == \
+               [app.session.state.view(s, now) for s in app.session.state.seats]
     assert_table_keeps_secrets(table)
 
 
@@ -61,13 +61,14 @@ def test_bad_input_stuck_act_is_ignored_while_others_play() -> None:
     """An ACT held 31 s is named on its seat, does nothing, and the other seats play on."""
     with Table(seats=4) as table:
         table.start("mind-invaders", 4)
-        entries = len(table.app.record.entries)
+        entries = len(table.app.session.record.entries)
         table.press(1, ButtonName.ACT, True)
         table.wait(31.0)
         assert "ACT stuck" in table.app.screens.faces[1].text()
-        assert len(table.app.record.entries) == entries + 1  # the press itself, nothing more
+        # the press itself, nothing more
+        assert len(table.app.session.record.entries) == entries + 1
         table.choose(2, table.app.actions(2)[0].id)
-        assert len(table.app.record.entries) == entries + 2
+        assert len(table.app.session.record.entries) == entries + 2
         table.press(1, ButtonName.ACT, False)
         table.wait(0.1)
         assert "stuck" not in table.app.screens.faces[1].text()
@@ -93,7 +94,7 @@ def test_bad_input_displays_failing_at_random_never_stop_the_game() -> None:
     with Table(seats=4) as table:
         table.start("they-live", 4)
         for _ in range(150):
-            if table.app.state.is_terminal():
+            if table.app.session.state.is_terminal():
                 break
             bus = table.headless.buses[player.between(1, 4)]
             if player.below(3) == 0:

@@ -47,5 +47,5 @@ def test_nothing_is_sent_while_nothing_changes():
             bus.clear()
         session.runner.wait(10.0)
         assert all(bus.bytes_sent == 0 for bus in session.table.buses.values())
-        assert session.app.state.paused
+        assert session.app.session.state.paused
         assert "PAUSED" in session.app.screens.faces[1].text()

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from companion.app import App
-from companion.composer import NOTHING_SECRET, RESTARTED, paused_view, secret_face_for
+from companion.composer import NOTHING_SECRET, secret_face_for
+from companion.game_mode import RESTARTED, paused_view
 from companion.journal_sqlite import SqliteJournal
 from companion.render import SEALED_ROWS, Face
 from engine import registry
@@ -121,7 +122,7 @@ class RandomTable:
             self.tap(seat, self.player.choice([ButtonName.PEEK, ButtonName.ACT]))
         elif roll == 4:
             self.drop_links()
-        elif self.app.state is None and self.app.session.cut is None and roll < 12:
+        elif self.app.session.state is None and self.app.session.cut is None and roll < 12:
             self.open_game()
         else:
             self.choose_any()
@@ -134,10 +135,11 @@ class RandomTable:
     def choose_any(self) -> None:
         """A seat (an active one, mostly) takes an offered action: the game's, mostly."""
         app = self.app
-        active = sorted(app.state.active_seats()) if app.state is not None else []
+        active = sorted(app.session.state.active_seats()) if app.session.state is not None else []
         seat = self.player.choice(active if active and self.player.below(8) else app.seat_numbers)
         offers = app.actions(seat)
-        if self.to_the_end and app.state is not None and not app.state.is_terminal():
+        state = app.session.state
+        if self.to_the_end and state is not None and not state.is_terminal():
             offers = [a for a in offers if a.id not in LEAVING]
         game = [a for a in offers if not a.id.startswith("sys:")]
         actions = game if game and self.player.below(8) else offers
@@ -147,7 +149,7 @@ class RandomTable:
     def open_game(self) -> None:
         """From the lobby: the players join, one chooses this game, turns some options,
         starts, and every player cuts."""
-        lobby = self.app.lobby
+        lobby = self.app.session.lobby
         if lobby.host is None:
             for seat in range(1, self.players + 1):
                 if seat not in lobby.joined:
@@ -191,7 +193,7 @@ class RandomTable:
 
     def restart(self) -> None:
         """The process dies (the journal closes) and starts again on the same journal."""
-        self.app.journal.close()
+        self.app.session.journal.close()
         self.table.close()
         self.table = self._open()
         self.check()
@@ -199,21 +201,21 @@ class RandomTable:
 
 def situations(app: App) -> set[str]:
     """Which of the table's situations the screens just checked were in."""
-    session, state = app.session, app.state
+    session, state = app.session, app.session.state
     found = set()
     if session.cut is not None:
         found.add("cut")
     elif state is None:
-        found.add("options" if app.lobby.game is not None else "lobby")
+        found.add("options" if app.session.lobby.game is not None else "lobby")
     else:  # a game may cut with its players' first presses (They Live's picks)
         found.add("over" if state.is_terminal() else "paused" if state.paused else "playing")
         found |= set() if state.dealt else {"cut"}
-        found |= {"restarted"} if session.restarted else set()
+        found |= {"restarted"} if session.game.restarted else set()
     ui = app.ui.values()
     found |= {"notice"} if any(seat.notice for seat in ui) else set()
     found |= {"peeking"} if any(seat.peeking for seat in ui) else set()
     found |= {"offline"} if app.links.down() else set()
-    found |= {"question"} if any(session.menu.question(n) for n in app.seat_numbers) else set()
+    found |= {"question"} if any(session.mode.question(n) for n in app.seat_numbers) else set()
     return found
 
 

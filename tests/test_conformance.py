@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
-from companion.composer import face_for, whole_outcome
+from companion.composer import face_for
+from companion.game_mode import whole_outcome
 from companion.record import GameRecord, JournaledAction
 from companion.render import NOTICE_LINES, Face, render
 from companion.seat_ui import notice_lines

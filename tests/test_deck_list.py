@@ -27,7 +27,7 @@ def start_they_live(journal=None) -> App:
               deck_lists={game.key: game.parse_deck_list(DECK)})
     app.start()
     deal(app, StartGame(game, (1, 2, 3), {}))
-    assert app.state.deck is None  # shuffled once the picks have cut
+    assert app.session.state.deck is None  # shuffled once the picks have cut
     for seat in (1, 2, 3):
         app.choose(seat, app.actions(seat)[0], app.clock())
     return app
@@ -36,19 +36,19 @@ def start_they_live(journal=None) -> App:
 def test_deck_list_is_shuffled_from_the_seed_with_every_card():
     """The virtual deck holds exactly the listed cards, in an order the seed decides."""
     app = start_they_live()
-    assert Counter(app.state.deck) == Counter(
+    assert Counter(app.session.state.deck) == Counter(
         ["Police Station"] * 3 + ["Pump Shotgun"] + ["Street Thug [enemy]"] * 2)
-    assert app.record.replay().deck == app.state.deck
+    assert app.session.record.replay().deck == app.session.state.deck
 
 
 def test_deck_list_survives_a_restart(tmp_path):
     """After a power cut the resumed game draws from the same list in the same order."""
     journal = SqliteJournal(tmp_path / "journal.sqlite3")
     app = start_they_live(journal)
-    order = list(app.state.deck)
+    order = list(app.session.state.deck)
     journal.close()
     record, state = SqliteJournal(tmp_path / "journal.sqlite3").resume()
-    assert record.deck_list == app.record.deck_list
+    assert record.deck_list == app.session.record.deck_list
     assert state.deck == order
 
 

@@ -61,7 +61,7 @@ class Table:
         self.app.start()
         deal(self.app, StartGame(CountingGame((Buzz(Tune.TURN),)), SEATS, {}))
         self.app.redraw()
-        assert isinstance(self.app.state, CountingState)
+        assert isinstance(self.app.session.state, CountingState)
         self.disk = self.journal._flusher = SlowDisk()
         self.waiting = threading.Event()  # the loop waits for the commit
         settle = self.journal.settle
@@ -112,19 +112,19 @@ def test_a_press_is_drawn_while_the_disk_flushes_and_sent_once_it_is_durable(tab
     render = screens.render
     monkeypatch.setattr(screens, "render", lambda face: drawn.append(face.text()) or render(face))
     before = {seat: table.transfers(seat) for seat in SEATS}
-    tunes, journaled = len(table.app.tunes), table.journaled()
+    tunes, journaled = len(table.app.effects.tunes), table.journaled()
 
     step = table.press_in_background(2)
 
     assert any("Count 1" in text for text in drawn)  # the presser's screen, drawn meanwhile
     assert {seat: table.transfers(seat) for seat in SEATS} == before
-    assert table.app.tunes[tunes:] == []
+    assert table.app.effects.tunes[tunes:] == []
     table.disk.go.set()
     step.join(HANG_GUARD)
     assert not step.is_alive()
     assert table.journaled() == journaled + 1
     assert all(table.transfers(seat) > before[seat] for seat in SEATS)
-    assert table.app.tunes[tunes:] == [Tune.TURN]
+    assert table.app.effects.tunes[tunes:] == [Tune.TURN]
 
 
 def test_a_commit_the_disk_refuses_is_told_in_the_same_step(table):
@@ -135,7 +135,7 @@ def test_a_commit_the_disk_refuses_is_told_in_the_same_step(table):
     table.disk.go.set()
     step.join(HANG_GUARD)
     assert not step.is_alive()
-    assert table.app.state.count == 1
+    assert table.app.session.state.count == 1
     for seat in SEATS:
         assert "Not saving" in table.app.screens.faces[seat].text()
     assert table.journal.behind

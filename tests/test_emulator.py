@@ -157,5 +157,5 @@ def test_emulator_app_reads_the_windows_presses(window, events):
     post(pygame.KEYUP, key=pygame.K_3, mod=0)
     for _ in range(2):
         app.handle(next_event(events))
-    assert app.lobby.joined == [3]
+    assert app.session.lobby.joined == [3]
     assert app.screens.faces[3].text() != before

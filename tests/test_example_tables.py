@@ -23,9 +23,9 @@ from companion.app import App
 from companion.cli import main
 from companion.clock import FakeClock
 from companion.cut import CUT
+from companion.game_mode import SETTLE
 from companion.render import render
 from companion.shipped import example_tables
-from companion.system_menu import SETTLE
 from engine import registry
 from engine.rng import SeededRandom
 from hardware.base import SeatLink
@@ -151,7 +151,7 @@ def lobby_start(table: ExampleTable, game_key: str, players: tuple[int, ...]) ->
     """The players join (the others leave), the first opens the menu, picks the game, starts;
     everyone cuts."""
     app, now = table.app, table.clock()
-    assert app.state is None
+    assert app.session.state is None
     for seat in table.app.seat_numbers:
         offered = {action.id for action in app.actions(seat)}
         if seat in players and "join" in offered:
@@ -162,7 +162,7 @@ def lobby_start(table: ExampleTable, game_key: str, players: tuple[int, ...]) ->
         app.choose(players[0], action, now)
     for seat in players:  # every player cuts the deck: the seed comes from the cut too
         app.choose(seat, CUT, now)
-    assert app.state is not None and app.state.seats == players
+    assert app.session.state is not None and app.session.state.seats == players
 
 
 def back_to_the_lobby(table: ExampleTable, seat: int) -> None:
@@ -170,7 +170,7 @@ def back_to_the_lobby(table: ExampleTable, seat: int) -> None:
     table.clock.advance(SETTLE)
     for action in ("sys:lobby", "sys:yes"):
         table.app.choose(seat, action, table.clock())
-    assert table.app.state is None
+    assert table.app.session.state is None
 
 
 def play_to_the_end(table: ExampleTable, player: SeededRandom) -> None:
@@ -180,16 +180,16 @@ def play_to_the_end(table: ExampleTable, player: SeededRandom) -> None:
         table.pump()
         if table.offline():  # the game paused for a pod's dropped link: wait it back
             table.wait_for_pods()
-        if app.state.is_terminal():
+        if app.session.state.is_terminal():
             return
-        moves = [(seat, action.id) for seat in app.state.seats for action in app.actions(seat)
-                 if not action.id.startswith("sys:")]
+        moves = [(seat, action.id) for seat in app.session.state.seats
+                 for action in app.actions(seat) if not action.id.startswith("sys:")]
         if moves:
             seat, action = moves[player.below(len(moves))]
             app.choose(seat, action, clock())
         clock.advance(player.below(4))
         app.advance()
-    raise AssertionError(f"{app.state!r}: no end in {MAX_STEPS} steps")
+    raise AssertionError(f"{app.session.state!r}: no end in {MAX_STEPS} steps")
 
 
 @pytest.mark.parametrize("example", sorted(EXAMPLES), indirect=True)
@@ -204,7 +204,7 @@ def test_examples_play_every_game_to_its_end(example: ExampleTable) -> None:
         sent = {number: bus.bytes_sent for number, bus in example.buses.items()}
         lobby_start(example, game.key, players)
         play_to_the_end(example, player)
-        assert example.app.state.result(), game.key
+        assert example.app.session.state.result(), game.key
         assert all(bus.bytes_sent > sent[number] for number, bus in example.buses.items())
         assert_pods_show_their_seats(example)
         back_to_the_lobby(example, players[0])

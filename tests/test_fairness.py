@@ -49,7 +49,7 @@ def test_fairness_commitment_shown_before_the_cut_and_nothing_dealt_yet() -> Non
     with Table(seats=4, key=KEY) as table:
         _open_cut(table, 3)
         shown = commitment(KEY)
-        assert table.app.state is None and table.app.record is None
+        assert table.app.session.state is None and table.app.session.record is None
         for seat in (1, 2, 3):
             assert [a.label for a in table.app.actions(seat)] == ["Cut the deck"]
         assert table.app.actions(4) == []  # a seat not playing has nothing to cut
@@ -72,7 +72,7 @@ def test_fairness_each_cut_is_the_press_moment_and_the_seed_comes_from_both() ->
         table.wait(1.25)
         first = table.clock()
         table.choose(3, "cut")
-        assert table.app.state is None
+        assert table.app.session.state is None
         assert f"Your cut 3@{round(first * 1e6)}" in table.app.screens.faces[3].text()
         assert "Waiting: 1 2" in table.app.screens.faces[3].text()
         table.wait(0.333333)
@@ -82,11 +82,11 @@ def test_fairness_each_cut_is_the_press_moment_and_the_seed_comes_from_both() ->
         table.choose(1, "cut")
         table.wait(2)
         table.choose(2, "cut")
-        record = table.app.record
-        assert table.app.state is not None and record.key == KEY
+        record = table.app.session.record
+        assert table.app.session.state is not None and record.key == KEY
         cut = f"3@{round(first * 1e6)} 1@{round(second * 1e6)} 2@{round(table.clock() * 1e6)}"
         assert record.cut == cut
-        assert record.seed == deal_seed(KEY, cut) == table.app.state.seed
+        assert record.seed == deal_seed(KEY, cut) == table.app.session.state.seed
 
 
 def test_fairness_another_cut_deals_another_game() -> None:
@@ -99,7 +99,7 @@ def test_fairness_another_cut_deals_another_game() -> None:
             for seat in (1, 2, 3):
                 table.wait(pause)
                 table.choose(seat, "cut")
-            seeds.append(table.app.record.seed)
+            seeds.append(table.app.session.record.seed)
     assert seeds[0] != seeds[1]
 
 
@@ -135,10 +135,10 @@ def _play_to_the_end(table: Table, player: bytes) -> None:
     """Random presses by every seat (``player`` seeds their choices) until the game is over."""
     moves = SeededRandom(player)
     for _ in range(3000):
-        if table.app.state.is_terminal():
+        if table.app.session.state.is_terminal():
             break
         random_table_step(table, moves, system=False)
-    assert table.app.state.is_terminal()
+    assert table.app.session.state.is_terminal()
 
 
 def _start_they_live(table: Table, players: int) -> None:
@@ -157,7 +157,7 @@ def test_fairness_they_live_commitment_from_start_and_nothing_dealt_before_the_p
     with Table(seats=4, key=KEY) as table:
         _start_they_live(table, 3)
         shown = commitment(KEY)
-        state, record = table.app.state, table.app.record
+        state, record = table.app.session.state, table.app.session.record
         assert not state.dealt and state.identities == {} and record.seed == b""
         for seat in (1, 2, 3):
             labels = [a.label for a in table.app.actions(seat)]
@@ -196,15 +196,15 @@ def test_fairness_they_live_each_first_pick_is_the_cut_and_the_last_deals() -> N
         table.wait(0.333333)
         _pick(table, 1)
         table.choose(2, "sys:undo")  # "Undo S1 Holly": seat 1 has not cut after all
-        assert table.app.record.first_presses() == {3: micros(first)}
+        assert table.app.session.record.first_presses() == {3: micros(first)}
         table.wait(1)
         second = table.clock()
         _pick(table, 1)
-        assert not table.app.state.dealt
+        assert not table.app.session.state.dealt
         table.wait(2)
         _pick(table, 2)
         cut = f"3@{micros(first)} 1@{micros(second)} 2@{micros(table.clock())}"
-        record, state = table.app.record, table.app.state
+        record, state = table.app.session.record, table.app.session.state
         assert record.cut == cut and record.seed == deal_seed(KEY, cut) == state.seed
         assert sorted(state.identities) == [1, 2, 3]
         assert f"They Live: dealt after the cut {cut}" in table.status
@@ -220,7 +220,8 @@ def test_fairness_they_live_a_press_from_before_start_never_counts() -> None:
         early = table.clock() - 0.01
         table.app.choose(2, next(a for a in table.app.actions(2)), early)
         table.app.redraw()
-        assert table.app.record.entries == [] and table.app.record.first_presses() == {}
+        record = table.app.session.record
+        assert record.entries == [] and record.first_presses() == {}
         assert "Pick a character" in table.app.screens.faces[2].text()
 
 
@@ -236,11 +237,11 @@ def test_fairness_they_live_the_cut_and_the_deal_are_never_undone() -> None:
         table.choose(1, "unpick")  # seat 1 looks again: its cut stays
         table.wait(0.5)
         _pick(table, 4)  # the last first pick: the cut is complete and the game dealt
-        record, dealt = table.app.record, dict(table.app.state.identities)
-        assert table.app.state.dealt and table.app.state.phase == "character"
+        record, dealt = table.app.session.record, dict(table.app.session.state.identities)
+        assert table.app.session.state.dealt and table.app.session.state.phase == "character"
         assert not any(a.label.startswith("Undo") for a in table.app.actions(1))
         _pick(table, 1)  # seat 1's new character: all have picked, values are asked
-        assert table.app.state.phase == "values"
+        assert table.app.session.state.phase == "values"
         table.choose(1, "ok")
         undo = [a.label for a in table.app.actions(2) if a.label.startswith("Undo")]
         assert undo == ["Undo S1 Card says 15"]
@@ -248,8 +249,9 @@ def test_fairness_they_live_the_cut_and_the_deal_are_never_undone() -> None:
         undo = [a.label for a in table.app.actions(2) if a.label.startswith("Undo")]
         assert undo == ["Undo S1 Gilbert"]  # a pick after the cut is complete: no cut of it
         table.choose(2, "sys:undo")
-        assert table.app.state.identities == dealt and table.app.record.cut == record.cut
-        assert table.app.state.phase == "character"
+        session = table.app.session
+        assert session.state.identities == dealt and session.record.cut == record.cut
+        assert table.app.session.state.phase == "character"
         assert not any(a.label.startswith("Undo") for a in table.app.actions(2))
 
 
@@ -261,8 +263,8 @@ def test_fairness_they_live_app_journal_passes_the_audit(tmp_path) -> None:
         _start_they_live(table, 3)
         noted = table.public.pages[-1].code.text
         _play_to_the_end(table, b"fairness test they live player 01")
-        cut = table.app.record.cut
-        assert cut and cut == table.app.record.played_cut()
+        cut = table.app.session.record.cut
+        assert cut and cut == table.app.session.record.played_cut()
         table.wait(2.5)
         table.choose(1, "sys:lobby")
         table.choose(1, "sys:yes")

@@ -20,7 +20,7 @@ SCRIPTS = sorted(p for p in SCRIPTS_DIR.glob("*.table") if p.name.startswith(GAM
 
 
 def _hidden_now(session: ScriptSession) -> frozenset[str]:
-    state = session.app.state
+    state = session.app.session.state
     return state.secrets_hidden_from(None) if state is not None else frozenset()
 
 

@@ -9,8 +9,8 @@ import engine.games.staying_alive  # noqa: F401 - registers the game the tests p
 from bench.disk import NoSmallDisk, small_disk
 from companion.journal_digest import state_digest
 from companion.journal_sqlite import SqliteJournal
-from companion.loop import RETRY_EVERY
 from companion.statedir import journal_path, prepare_state_dir
+from companion.upkeep import RETRY_EVERY
 from tests.test_journal import next_move
 from tests.test_resume import Table, start_hourglass
 
@@ -33,10 +33,10 @@ def path(disk) -> Path:
 
 def end_turn(table: Table) -> None:
     """One move of the seat on turn (not a flip): one action journaled, the game goes on."""
-    played = len(table.app.record.entries)
-    seat, action = next_move(table.app.state)
+    played = len(table.app.session.record.entries)
+    seat, action = next_move(table.app.session.state)
     table.app.choose(seat, action.id, table.app.clock())
-    assert len(table.app.record.entries) == played + 1
+    assert len(table.app.session.record.entries) == played + 1
     table.wait(0.5)
 
 
@@ -61,15 +61,15 @@ def test_full_disk_mid_game_the_game_goes_on_and_saving_comes_back(path, disk):
     wait_until(table, FULL)
     for _ in range(4):  # the game goes on while nothing is saved
         end_turn(table)
-    assert table.app.journal.behind
-    played = list(table.app.record.entries)
-    expected = state_digest(table.app.state)
+    assert table.app.session.journal.behind
+    played = list(table.app.session.record.entries)
+    expected = state_digest(table.app.session.state)
     disk.free()
     wait_until(table, "Saving again")  # no press needed: the app tries every few seconds
-    assert not table.app.journal.behind
+    assert not table.app.session.journal.behind
     # Everything that was in memory is in the file: a restart (no clean stop) has it all.
     restarted = Table(path, start=5.0)
-    record = restarted.app.record
+    record = restarted.app.session.record
     assert record.entries[: len(played)] == played
     assert state_digest(record.replay(played)) == expected
     assert not any("Unsaved" in restarted.text(seat) for seat in (1, 2, 3))
@@ -80,15 +80,15 @@ def test_full_disk_then_killed_the_restart_says_what_was_lost(path, disk):
     (not "Torn write": the mark the journal left says what really happened)."""
     table = Table(path, start=1000.0)
     start_hourglass(table)
-    saved = len(table.app.record.entries)
+    saved = len(table.app.session.record.entries)
     disk.fill()
     end_turn(table)
     end_turn(table)
-    assert table.app.journal.behind
+    assert table.app.session.journal.behind
     disk.free()  # the process dies before its next try
     restarted = Table(path, start=5.0)
-    assert restarted.app.record.entries[-1].action == "pause"
-    assert len(restarted.app.record.entries) == saved + 1
+    assert restarted.app.session.record.entries[-1].action == "pause"
+    assert len(restarted.app.session.record.entries) == saved + 1
     wait_until(restarted, "Unsaved actions lost")
     assert not any("Torn" in restarted.text(seat) for seat in (1, 2, 3))
 
@@ -98,20 +98,20 @@ def test_starting_on_a_full_disk_is_no_crash_loop(path, disk):
     table = Table(path, start=1000.0)
     start_hourglass(table)
     table.wait(3.0)
-    expected = state_digest(table.app.state)
+    expected = state_digest(table.app.session.state)
     disk.fill()
     restarted = Table(path, start=5.0)  # no exception: the seats are lit, the game is there
-    assert restarted.app.state.paused
-    assert state_digest(restarted.app.record.replay(restarted.app.record.entries[:-1])) == \
-        expected
+    assert restarted.app.session.state.paused
+    record = restarted.app.session.record
+    assert state_digest(record.replay(record.entries[:-1])) == expected
     wait_until(restarted, FULL)
     restarted.tap(1)  # Resume: the game is played on while nothing is saved
-    assert not restarted.app.state.paused
+    assert not restarted.app.session.state.paused
     disk.free()
     restarted.wait(RETRY_EVERY * 2)
-    assert not restarted.app.journal.behind
-    assert SqliteJournal(path).resume()[0].entries[: len(restarted.app.record.entries)] == \
-        restarted.app.record.entries
+    assert not restarted.app.session.journal.behind
+    assert SqliteJournal(path).resume()[0].entries[: len(restarted.app.session.record.entries)] == \
+        restarted.app.session.record.entries
 
 
 def test_closing_twice_while_behind_keeps_the_mark(path, disk):
@@ -121,9 +121,9 @@ def test_closing_twice_while_behind_keeps_the_mark(path, disk):
     start_hourglass(table)
     disk.fill()
     end_turn(table)
-    assert table.app.journal.behind
+    assert table.app.session.journal.behind
     table.close()
-    table.app.journal.close()
+    table.app.session.journal.close()
     disk.free()
     restarted = Table(path, start=5.0)
     wait_until(restarted, "Unsaved actions lost")

@@ -33,7 +33,7 @@ def _commands(transfers) -> list[int]:
 def _peeking_table(key: str) -> tuple[Table, int]:
     table = Table(seats=4)
     table.start(key, 4)
-    seat = table.app.state.seats[1]
+    seat = table.app.session.state.seats[1]
     table.press(seat, ButtonName.PEEK, True)
     table.wait(1.0)
     assert table.app.ui[seat].peeking
@@ -104,14 +104,14 @@ def test_peek_startup_clears_every_seat_before_a_resumed_game(tmp_path) -> None:
     with Table(seats=4, journal=SqliteJournal(path)) as before:
         before.start("they-live", 4)
         peeked = {n: page_bytes(render(secret_face_for(before.app.view(n)))) for n in range(1, 5)}
-        before.app.journal.close()
+        before.app.session.journal.close()
     clock, events = FakeClock(), queue.Queue()
     with HeadlessTable(range(1, 5), events.put, clock=clock) as headless:
         for bus in headless.buses.values():
             bus.clear()
         app = App(headless.hardware, clock=clock, journal=SqliteJournal(path))
         app.start()
-        assert app.state is not None
+        assert app.session.state is not None
         for number, bus in headless.buses.items():
             _assert_dark_until_overwritten(CrashedRam("ssd1306", peeked[number]), bus.transfers)
         app.close()

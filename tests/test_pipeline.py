@@ -100,7 +100,7 @@ class Table:
         self.app.start()
         deal(self.app, StartGame(CountingGame(cues), SEATS, {}))
         self.app.redraw()
-        state = self.app.state
+        state = self.app.session.state
         assert isinstance(state, CountingState)
         self.state = state
 
@@ -123,11 +123,11 @@ def test_one_act_press_is_one_redraw_with_one_look_at_each_seat(headless, monkey
     app = table.app
     composed: list[int] = []
     drawn: list[int] = []
-    compose, draw = app.composer.face, app.screens.draw
+    compose, frame = app.composer.face, app.screens.frame
     monkeypatch.setattr(app.composer, "face",
                         lambda seat, now: composed.append(seat) or compose(seat, now))
-    monkeypatch.setattr(app.screens, "draw",
-                        lambda seat, *a, **k: drawn.append(seat) or draw(seat, *a, **k))
+    monkeypatch.setattr(app.screens, "frame",
+                        lambda seat, *a, **k: drawn.append(seat) or frame(seat, *a, **k))
     table.state.asked.clear()
 
     app.step(table.act(2))
@@ -217,7 +217,7 @@ def test_failing_outputs_are_logged_and_skipped_while_the_game_goes_on(headless,
         table.app.run(events)
 
     assert table.state.count == 2
-    assert table.app.tunes.count(Tune.TURN) == 2
+    assert table.app.effects.tunes.count(Tune.TURN) == 2
     assert "Count 2" in table.app.screens.faces[3].text()
     logged = caplog.text
     for output in ("the buzzer playing 'turn'", "a seat's vibration motor", "the speaker",

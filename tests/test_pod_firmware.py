@@ -135,7 +135,7 @@ def test_pod_press_joins_the_game(table: Table) -> None:
     table.pod.press("act", False)
     edge = table.until(lambda e: isinstance(e, ButtonEdge) and e.seat == 2 and not e.pressed)
     assert edge.button is ButtonName.ACT
-    assert 2 in table.app.lobby.joined
+    assert 2 in table.app.session.lobby.joined
     assert table.pod_shows_its_face()
 
 
@@ -159,7 +159,7 @@ def test_pod_replug_gets_the_whole_current_screen(table: Table) -> None:
     table.online(False)
     table.pod.plug()
     table.online()
-    assert 2 in table.app.lobby.joined
+    assert 2 in table.app.session.lobby.joined
     assert table.pod_shows_its_face()
     assert not any("offline" in line for line in table.app.screens.faces[1].lines)
 

@@ -57,11 +57,11 @@ def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
         run = play(key, number)
         assert run.compared > STEPS, f"{key}: too few moments compared ({run.compared})"
         told_apart += run.told_apart
-        record = run.a.app.record
+        record = run.a.app.session.record
         assert record.cut_in_play == registry.get(key).first_press_cuts
         if record.cut_in_play:  # the lockstep went through the cut in play, and past it
             assert run.undealt and record.cut and record.cut == record.played_cut()
-            assert run.a.app.state.dealt and run.b.app.record.cut == record.cut
+            assert run.a.app.session.state.dealt and run.b.app.session.record.cut == record.cut
     secret = REDEALS[key] is not REDEALS["staying-alive"]
     assert told_apart or not secret, f"{key}: no PEEK face ever differed between the deals"
 
@@ -71,11 +71,11 @@ def test_private_faces_silent_invader_check_is_the_same_on_every_wire() -> None:
     is Human or Invader, each seat's bus carries the same transfers as every other's."""
     run = Lockstep("they-live", 4, {"check": "silent"}, 7)
     try:
-        while run.a.app.state.phase != "check":
+        while run.a.app.session.state.phase != "check":
             run.step(holding=set())
         seats = set(run.a.app.seat_numbers)
         marks = {n: len(bus.transfers) for n, bus in run.a.headless.buses.items()}
-        while run.a.app.state.phase == "check":
+        while run.a.app.session.state.phase == "check":
             run.step(holding=seats)
         wires = {n: [transfer_shape(t) for t in bus.transfers[marks[n]:]]
                  for n, bus in run.a.headless.buses.items()}
@@ -125,11 +125,11 @@ def _reveal_attempt(monkeypatch=None) -> Lockstep:
     presses "Cancel". Each moment is compared as the lockstep compares every move."""
     run = Lockstep("they-live", 4, {"check": "narrated"}, 3)
     try:
-        while run.a.app.state.phase != "turns":
+        while run.a.app.session.state.phase != "turns":
             run.step(holding=set())
-        seat = on_turn(run.a.app.state)
+        seat = on_turn(run.a.app.session.state)
         for table, side in ((run.a, HUMAN), (run.b, INVADER)):
-            state = table.app.state
+            state = table.app.session.state
             other = HUMAN if side == INVADER else INVADER
             state.identities = {s: side if s == seat else other for s in state.seats}
         run.a.seen(), run.b.seen()  # a new deal is not a move

@@ -61,7 +61,7 @@ class Table:
         return self.app.screens.faces[seat].text()
 
     def sand(self) -> float:
-        return self.app.state.hourglass.remaining(self.app.clock())
+        return self.app.session.state.hourglass.remaining(self.app.clock())
 
     def close(self) -> None:
         """A clean stop (SIGTERM): the app closes, then the hardware."""
@@ -80,10 +80,10 @@ def start_hourglass(table: Table) -> None:
     for seat in (1, 1, 2, 3):  # Start, then each seat's cut
         table.tap(seat)
     for _ in range(40):
-        if table.app.state.phase == "play":
+        if table.app.session.state.phase == "play":
             return
         for seat in (1, 2, 3):
-            if table.app.state.legal_actions(seat):
+            if table.app.session.state.legal_actions(seat):
                 table.tap(seat)
     raise AssertionError("the setup did not reach the hourglass")
 
@@ -93,13 +93,13 @@ def test_resume_rebuilds_the_game_paused_on_every_seat(path):
     first = Table(path, start=1000.0)
     start_hourglass(first)
     first.wait(12.0)
-    played = len(first.app.record.entries)
-    expected = state_digest(first.app.state)
+    played = len(first.app.session.record.entries)
+    expected = state_digest(first.app.session.state)
     # The process dies here: no close. The machine restarts; monotonic time starts again.
     second = Table(path, start=3.0)
-    record = second.app.record
+    record = second.app.session.record
     assert state_digest(record.replay(record.entries[:played])) == expected
-    assert second.app.state.paused and second.app.restarted
+    assert second.app.session.state.paused and second.app.session.game.restarted
     for seat in (1, 2, 3):
         assert "Restarted: paused" in second.text(seat)
         assert "PAUSED" in second.text(seat)
@@ -139,9 +139,9 @@ def test_resume_continues_one_game_clock(path):
     second = Table(path, start=3.0)
     paused_sand = second.sand()
     second.tap(2)  # paused: the first action on every seat is Resume
-    assert not second.app.state.paused and not second.app.restarted
-    assert second.app.record.entries[-1].action == "resume"
-    assert second.app.record.entries[-1].at >= moment
+    assert not second.app.session.state.paused and not second.app.session.game.restarted
+    assert second.app.session.record.entries[-1].action == "resume"
+    assert second.app.session.record.entries[-1].at >= moment
     second.wait(10.0)
     assert second.sand() == pytest.approx(paused_sand - 10.2)  # the tap itself took 0.2 s
     assert "Restarted" not in second.text(1)
@@ -154,11 +154,11 @@ def test_resume_then_undo_lands_on_the_same_state(path):
     first.close()
     second = Table(path, start=3.0)
     second.tap(1)  # Resume
-    turn = second.app.state.turn
-    before = state_digest(second.app.state)
+    turn = second.app.session.state.turn
+    before = state_digest(second.app.session.state)
     second.app.choose(turn, "end", second.app.clock())
     second.app.choose(turn, "sys:undo", second.app.clock())
-    assert state_digest(second.app.state) == before
+    assert state_digest(second.app.session.state) == before
 
 
 def test_resume_time_ran_out_while_off_opens_the_lobby(path):
@@ -166,9 +166,9 @@ def test_resume_time_ran_out_while_off_opens_the_lobby(path):
     first = Table(path, start=1000.0)
     start_hourglass(first)
     first.wait(95.0)
-    assert first.app.state.is_terminal()
+    assert first.app.session.state.is_terminal()
     second = Table(path, start=3.0)
-    assert second.app.state is None
+    assert second.app.session.state is None
     assert "Restarted: game over" in second.text(1)
     assert SqliteJournal(path).resume() is None
 
@@ -177,7 +177,7 @@ def test_resume_corrupt_journal_starts_in_the_lobby(path):
     """A garbage journal is set aside; the table starts anyway and every seat is told."""
     path.write_bytes(os.urandom(3000))
     table = Table(path, start=3.0)
-    assert table.app.state is None
+    assert table.app.session.state is None
     for seat in (1, 2, 3):
         assert "Bad journal set aside" in table.text(seat)
 
@@ -258,15 +258,15 @@ def test_resume_they_live_before_the_picks_keeps_the_commitment(path):
     """Power cut after Start: the same key (the commitment the table noted) comes back, and
     the picks made after the restart are the cut."""
     first = they_live(path)
-    assert first.app.record.key == KEY and not first.app.state.dealt
+    assert first.app.session.record.key == KEY and not first.app.session.state.dealt
     second = Table(path, start=3.0, game="they-live")
-    assert second.app.record.key == KEY and not second.app.state.dealt
+    assert second.app.session.record.key == KEY and not second.app.session.state.dealt
     assert "Restarted: paused" in second.text(1)
     for seat in (1, 1, 2, 3):  # Resume, then each seat's pick
         second.tap(seat)
-    record = second.app.record
-    assert second.app.state.dealt and record.cut == record.played_cut()
-    assert record.seed == deal_seed(KEY, record.cut) == second.app.state.seed
+    record = second.app.session.record
+    assert second.app.session.state.dealt and record.cut == record.played_cut()
+    assert record.seed == deal_seed(KEY, record.cut) == second.app.session.state.seed
     assert stored_cut(path) == (record.cut, record.seed)
 
 
@@ -276,14 +276,14 @@ def test_resume_they_live_during_the_picks_keeps_the_presses_made(path):
     first = they_live(path)
     first.tap(1)
     first.tap(2)
-    made = first.app.record.first_presses()
+    made = first.app.session.record.first_presses()
     assert list(made) == [1, 2] and stored_cut(path) == ("", b"")
     second = Table(path, start=3.0, game="they-live")
-    assert second.app.record.first_presses() == made and not second.app.state.dealt
+    assert second.app.session.record.first_presses() == made and not second.app.session.state.dealt
     second.tap(3)  # Resume
     second.tap(3)
-    record = second.app.record
-    assert record.cut.startswith(f"1@{made[1]} 2@{made[2]} 3@") and second.app.state.dealt
+    record = second.app.session.record
+    assert record.cut.startswith(f"1@{made[1]} 2@{made[2]} 3@") and second.app.session.state.dealt
     assert record.cut == record.played_cut() and stored_cut(path) == (record.cut, record.seed)
 
 
@@ -292,11 +292,12 @@ def test_resume_they_live_after_the_picks_keeps_the_deal(path):
     first = they_live(path)
     for seat in (1, 2, 3):
         first.tap(seat)
-    record, identities = first.app.record, dict(first.app.state.identities)
-    assert first.app.state.dealt and stored_cut(path) == (record.cut, record.seed)
+    record, identities = first.app.session.record, dict(first.app.session.state.identities)
+    assert first.app.session.state.dealt and stored_cut(path) == (record.cut, record.seed)
     second = Table(path, start=3.0, game="they-live")
-    assert second.app.state.identities == identities
-    assert (second.app.record.cut, second.app.record.seed) == (record.cut, record.seed)
+    assert second.app.session.state.identities == identities
+    resumed = second.app.session.record
+    assert (resumed.cut, resumed.seed) == (record.cut, record.seed)
 
 
 def test_resume_signals_become_events():
@@ -313,7 +314,7 @@ def test_resume_reload_ends_the_loop_for_a_fresh_start(path):
     """A reload request stops this run of the table so it starts again with the new config."""
     table = Table(path, start=3.0)
     table.app.handle(ReloadRequested())
-    assert not table.app.loop.running and table.app.loop.reload_requested
+    assert not table.app.running and table.app.reload_requested
 
 
 def test_resume_reload_keeps_the_old_config_when_the_new_one_is_wrong(tmp_path, caplog):
@@ -345,11 +346,11 @@ def test_resume_a_press_stamped_after_an_expiry_replays_as_played(path):
     the same game instead of refusing the press and cutting the game back."""
     table = Table(path, start=1000.0)
     start_hourglass(table)
-    deadline = table.app.state.next_deadline()
-    seat = min(table.app.state.active_seats())
-    action = next(a for a in table.app.state.legal_actions(seat) if a.id != "flip")
+    deadline = table.app.session.state.next_deadline()
+    seat = min(table.app.session.state.active_seats())
+    action = next(a for a in table.app.session.state.legal_actions(seat) if a.id != "flip")
     table.app.choose(seat, action.id, deadline + 0.01)  # the loop has not woken for it yet
-    record = table.app.record
-    assert state_digest(record.replay()) == state_digest(table.app.state)
+    record = table.app.session.record
+    assert state_digest(record.replay()) == state_digest(table.app.session.state)
     restarted = Table(path, start=5.0)
     assert not any("Cut back" in restarted.text(s) for s in (1, 2, 3))

@@ -52,8 +52,8 @@ def _players(key: str) -> int:
 def _staying_step(table: Table, player: SeededRandom) -> None:
     """A random step that never leaves the game (no End game, no New game)."""
     app = table.app
-    active = sorted(app.state.active_seats())
-    seat = player.choice(active if active and player.below(4) else app.state.seats)
+    active = sorted(app.session.state.active_seats())
+    seat = player.choice(active if active and player.below(4) else app.session.state.seats)
     actions = [a for a in app.actions(seat) if a.id not in NOT_LEAVING]
     if actions:
         table.choose(seat, player.choice(actions).id)
@@ -71,7 +71,7 @@ def _peek(table: Table, seat: int, player: SeededRandom) -> None:
 
 
 def _all_secrets(table: Table) -> frozenset[str]:
-    state = table.app.state
+    state = table.app.session.state
     return state.secrets_hidden_from(None) if state is not None else frozenset()
 
 
@@ -86,13 +86,13 @@ def test_side_paths_pause_undo_and_peeks_keep_secrets(key: str, caplog) -> None:
         dealt = table.deal_secrets()
         everything: set[str] = set()
         for _ in range(STEPS):
-            if table.app.state.is_terminal():
+            if table.app.session.state.is_terminal():
                 break
             _staying_step(table, player)
             everything |= _all_secrets(table)
             assert_table_keeps_secrets(table)
             if player.below(5) == 0:
-                _peek(table, player.choice(table.app.state.seats), player)
+                _peek(table, player.choice(table.app.session.state.seats), player)
         assert_no_leak([caplog.text], everything | dealt, "the log")
 
 
@@ -105,11 +105,12 @@ def test_side_paths_undo_gives_back_the_exact_state(key: str) -> None:
         state = table.start(key, _players(key))
         for _ in range(STEPS * 2):
             app = table.app
-            if app.state.is_terminal() or undone >= 5:
+            if app.session.state.is_terminal() or undone >= 5:
                 break
-            seat = player.choice(sorted(app.state.active_seats()) or app.state.seats)
-            undoable = [a for a in app.state.legal_actions(seat)
-                        if app.state.is_undoable(seat, a.id)]
+            current = app.session.state
+            seat = player.choice(sorted(current.active_seats()) or current.seats)
+            undoable = [a for a in app.session.state.legal_actions(seat)
+                        if app.session.state.is_undoable(seat, a.id)]
             if undoable and player.below(2):
                 before = _snapshot(table)
                 table.choose(seat, player.choice(undoable).id)
@@ -123,10 +124,10 @@ def test_side_paths_undo_gives_back_the_exact_state(key: str) -> None:
 
 
 def _snapshot(table: Table) -> tuple:
-    state = table.app.state
+    state = table.app.session.state
     now = table.clock()
     views = [state.view(seat, now) for seat in (*state.seats, None)]
-    return views, generator_positions(state), len(table.app.record.entries)
+    return views, generator_positions(state), len(table.app.session.record.entries)
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -139,21 +140,21 @@ def test_side_paths_resume_from_the_journal_keeps_secrets(key: str, tmp_path, ca
     crashed = Table(seats=_players(key), journal=SqliteJournal(path))
     crashed.start(key, _players(key))
     for _ in range(30):
-        if crashed.app.state.is_terminal():
+        if crashed.app.session.state.is_terminal():
             break
         _staying_step(crashed, player)
-    before = crashed.app.state
+    before = crashed.app.session.state
     seen = before.secrets_hidden_from(None) | crashed.deal_secrets()
-    crashed.app.journal.close()
+    crashed.app.session.journal.close()
     crashed.close()  # the process is gone: no clean close of the app
     with Table(seats=_players(key), journal=SqliteJournal(path)) as table:
         if before.is_terminal():
-            assert table.app.state is None
+            assert table.app.session.state is None
             return
-        state = table.app.state
+        state = table.app.session.state
         assert state.secrets_hidden_from(None) == before.secrets_hidden_from(None)
         assert_table_keeps_secrets(table, seen)
-        assert_no_leak(table.app.journal.notices, seen, "a journal notice")
+        assert_no_leak(table.app.session.journal.notices, seen, "a journal notice")
         table.choose(state.seats[0], "sys:resume")
         assert_table_keeps_secrets(table, seen)
         _peek(table, state.seats[-1], player)
@@ -168,16 +169,16 @@ def test_side_paths_end_game_leaves_no_secret_behind(key: str) -> None:
     with Table(seats=_players(key)) as table:
         table.start(key, _players(key))
         for _ in range(20):
-            if table.app.state.is_terminal():
+            if table.app.session.state.is_terminal():
                 break
             _staying_step(table, player)
-        if table.app.state.is_terminal():
+        if table.app.session.state.is_terminal():
             return
-        hidden = table.app.state.secrets_hidden_from(None) | table.deal_secrets()
-        seat = table.app.state.seats[0]
+        hidden = table.app.session.state.secrets_hidden_from(None) | table.deal_secrets()
+        seat = table.app.session.state.seats[0]
         table.choose(seat, "sys:end")
         table.choose(seat, "sys:yes")
-        assert table.app.state is None
+        assert table.app.session.state is None
         table.wait(5)
         assert_table_keeps_secrets(table, hidden)
 
@@ -191,17 +192,17 @@ def test_side_paths_key_revealed_only_at_the_end(key: str) -> None:
     players = max(2, registry.get(key).min_players)
     with Table(seats=players) as table:
         table.start(key, players)
-        dealt = table.app.record
+        dealt = table.app.session.record
         assert table.public.pages[-1].code == Code("Commitment", commitment(dealt.key))
         rows = [dealt.key.hex()[i : i + 16] for i in range(0, 64, 16)]
         for _ in range(3000):
-            if table.app.state.is_terminal():
+            if table.app.session.state.is_terminal():
                 break
             assert_table_keeps_secrets(table, frozenset(rows) | table.deal_secrets())
             random_table_step(table, player, system=False)
-        assert table.app.state.is_terminal()
+        assert table.app.session.state.is_terminal()
         assert_table_keeps_secrets(table)  # what the end reveals is the end's to reveal
-        seat = table.app.state.seats[0]
+        seat = table.app.session.state.seats[0]
         table.press(seat, ButtonName.PEEK, True)
         table.wait(0.5)
         shown = table.app.screens.faces[seat].text()
@@ -212,17 +213,18 @@ def test_side_paths_key_revealed_only_at_the_end(key: str) -> None:
         assert table.public.pages[-1].code == Code("Key", dealt.key.hex())
         table.wait(2)  # presses in the first 2 s after the end are ignored
         table.choose(seat, "sys:again")
-        assert table.app.record.key == dealt.key  # asked, not dealt: "Play again?"
+        assert table.app.session.record.key == dealt.key  # asked, not dealt: "Play again?"
         table.choose(seat, "sys:yes")
         if dealt.cut_in_play:  # a new key is committed to; the players cut as they play
-            assert not table.app.state.dealt and table.app.record.seed == b""
+            assert not table.app.session.state.dealt and table.app.session.record.seed == b""
         else:
-            assert table.app.state is None and table.app.record is None  # the players cut first
+            # the players cut first
+            assert table.app.session.state is None and table.app.session.record is None
             for cutter in dealt.seats:
                 table.choose(cutter, "cut")
-        again = table.app.record
+        again = table.app.session.record
         assert again.key != dealt.key and again.seed != dealt.seed
-        assert not table.app.state.is_terminal()
+        assert not table.app.session.state.is_terminal()
         assert_table_keeps_secrets(table, table.deal_secrets())
 
 
@@ -240,7 +242,7 @@ def test_side_paths_terminal_simulator_shows_only_checked_faces() -> None:
         deal(app, StartGame(registry.get("they-live"), (1, 2, 3, 4), {}), clock())
         shown = 0
         for _ in range(60):
-            state = app.state
+            state = app.session.state
             if state.is_terminal():
                 break
             seat = player.choice(sorted(state.active_seats()) or state.seats)
@@ -257,5 +259,5 @@ def _assert_terminal_matches(terminal: TerminalTable, app: App, text: str, start
     for seat, face in app.screens.faces.items():
         assert terminal._rows[seat] == braille_rows(render(face)), f"seat {seat}"
     words = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\u2800-\u28ff]", "", text[start:])
-    assert_no_leak([words], app.state.secrets_hidden_from(None), "the terminal")
+    assert_no_leak([words], app.session.state.secrets_hidden_from(None), "the terminal")
     return len(text)

@@ -56,7 +56,7 @@ def test_sixth_game_is_offered_and_played_to_its_end_by_the_buttons(sixth_game: 
     """Join, choose it from the lobby, peek, decide, and the highest card still in wins."""
     app, count = run_script(SCRIPT, "sixth_game")
     assert count > 0
-    assert app.state is not None and app.state.result() == "Seat 3 wins"
+    assert app.session.state is not None and app.session.state.result() == "Seat 3 wins"
 
 
 @pytest.mark.parametrize("check", [

@@ -51,14 +51,14 @@ def test_table_memory_card_values_are_kept_for_the_next_game_and_the_next_run(tm
     _start_they_live(app)
     for seat in (1, 1, 2, 2, 3):
         _choose(app, seat, "Card says")
-    assert app.state.phase == "identity"
+    assert app.session.state.phase == "identity"
     _choose(app, 1, "End game")
     _choose(app, 1, "Yes")
     again = _app(tmp_path)  # a new process on the same state directory
     _start_they_live(again)
-    assert again.state.phase == "identity"
-    assert again.state.players[1].max_health == 15
-    assert again.record.options["known:Nada.health"] == "15"
+    assert again.session.state.phase == "identity"
+    assert again.session.state.players[1].max_health == 15
+    assert again.session.record.options["known:Nada.health"] == "15"
 
 
 def test_table_memory_file_is_private_documented_json(tmp_path):
@@ -200,5 +200,5 @@ def test_table_memory_replayed_game_keeps_its_values(tmp_path):
     _choose(app, 1, "Yes")
     _start_they_live(app)
     _choose(app, 1, "Done")
-    replayed = app.record.replay()
+    replayed = app.session.record.replay()
     assert replayed.players[1].max_health == 15 and replayed.phase == "identity"

@@ -20,5 +20,5 @@ def test_whole_staying_alive_game_ends_in_a_win():
     """The win script really ends the game as a win, every seat offered a new game."""
     path = Path(__file__).parent / "scripts" / "staying_alive_win.table"
     app, _ = run_script(path.read_text(encoding="utf-8"), path.stem)
-    assert app.state is not None and app.state.is_terminal()
-    assert app.state.result().startswith("Win")
+    assert app.session.state is not None and app.session.state.is_terminal()
+    assert app.session.state.result().startswith("Win")

@@ -235,11 +235,11 @@ def play_check(speaker: Speaker | None) -> list[tuple[float, str, str]]:
         deal(app, StartGame(ScriptedGame(), (1, 2), {}), 0.0)
         app.choose(1, "check", 1.0)
         app.redraw()
-        seen = [(clock.now, app.screens.faces[2].text(), ",".join(app.tunes))]
+        seen = [(clock.now, app.screens.faces[2].text(), ",".join(app.effects.tunes))]
         while (deadline := app.next_deadline()) is not None and deadline < 30:
             clock.now = deadline
             app.advance()
-            seen.append((clock.now, app.screens.faces[2].text(), ",".join(app.tunes)))
+            seen.append((clock.now, app.screens.faces[2].text(), ",".join(app.effects.tunes)))
     return seen
 
 
