@@ -18,8 +18,8 @@ import dataclasses
 import math
 from collections.abc import Mapping
 
-from engine.api import HourglassView, SeatView, SecretFace
-from engine.text import LINE, fit
+from engine.api import LINE, HourglassView, SeatView, SecretFace
+from engine.text import fit
 from hardware.base import Code
 
 from .links import Links

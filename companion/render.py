@@ -21,7 +21,8 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.text import LINE, fit
+from engine.api import LINE
+from engine.text import fit
 
 WIDTH, HEIGHT = 128, 64
 BIG_SIZE = 35  # digits 24 px tall: exactly three 8-px display pages

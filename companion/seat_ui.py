@@ -33,8 +33,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.api import Action
-from engine.text import LINE, fit, screen_lines
+from engine.api import LINE, Action
+from engine.text import fit, screen_lines
 
 from .render import NOTICE_LINES
 

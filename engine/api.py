@@ -79,6 +79,12 @@ class GameOver(Effect):
 
 # --------------------------------------------------------------------------- views
 
+# A view's line holds at most this many characters: a title, a body line, an action's label
+# with its room. The engine decides what a view may hold; each screen the companion draws is
+# made to show that much (companion/render.py: its font sets 21 cells across 128 pixels).
+LINE = 21
+
+
 
 @dataclass(frozen=True)
 class HourglassView:

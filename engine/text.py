@@ -1,7 +1,7 @@
-"""Text for a seat's screen: one line width, one way to fit, wrap and page.
+"""Text for a seat's screen: one way to fit, wrap and page, to the views' line width.
 
-A seat's OLED is 128 pixels wide: 21 characters of the 6-pixel font. Every game writes
-its lines through these helpers, so no line is cut where a player would not notice.
+The width is the view contract's (``engine.api.LINE``); every game writes its lines through
+these helpers, so no line is cut where a player would not notice.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TypeVar
 
-LINE = 21
+from .api import LINE
 
 T = TypeVar("T")
 

@@ -5,9 +5,9 @@ import dataclasses
 import pytest
 
 from companion.composer import clock_text, face_for, secret_face_for, with_headline
-from companion.render import Face, render
+from companion.render import WIDTH, Face, render, small_font
 from companion.seat_ui import notice_lines
-from engine.api import HourglassView, SeatView, SecretFace
+from engine.api import LINE, HourglassView, SeatView, SecretFace
 from tests.golden import assert_golden
 from tests.shape import outline
 
@@ -40,6 +40,13 @@ KEY_SCREENS |= {
 def test_render_key_screens_match_golden(name):
     """Each key screen draws exactly as reviewed (golden PNGs in tests/golden)."""
     assert_golden(render(KEY_SCREENS[name]), f"oled_{name}")
+
+
+def test_render_s_font_sets_exactly_a_view_s_line_across_the_screen():
+    """The view contract's line width is what the screen shows: LINE cells of the small font
+    fill the 128 pixels, and one more would not fit."""
+    font = small_font()
+    assert font.getbbox("W" * LINE)[2] <= WIDTH < font.getbbox("W" * (LINE + 1))[2]
 
 
 def test_render_is_one_bit_and_oled_sized():
