@@ -21,12 +21,7 @@ from .text import character_phrase
 class MindInvadersState(PhasedState):
     """A game in progress: Characters, the Initiative ring and where the contest stands."""
 
-    def __init__(
-        self,
-        seats: Sequence[int],
-        options: Mapping[str, str],
-        seed: bytes,
-    ) -> None:
+    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> None:
         super().__init__(seats, options, seed)
         rng = SeededRandom(seed)
         self.ring = Ring(seats)

@@ -31,12 +31,7 @@ from engine.seats import Ring
 class StayingAliveState(PhasedState):
     """The facts of one game; its phases (``phases.py``) say what happens to them."""
 
-    def __init__(
-        self,
-        seats: Sequence[int],
-        options: Mapping[str, str],
-        seed: bytes,
-    ) -> None:
+    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> None:
         super().__init__(seats, options, seed)
         self.rng = SeededRandom(seed)
         self.ring = Ring(seats)
