@@ -190,7 +190,8 @@ class TerminalTable:
         if self._size is not None:
             return self._size
         try:
-            return tuple(os.get_terminal_size(self._out.fileno()))
+            size = os.get_terminal_size(self._out.fileno())
+            return size.columns, size.lines
         except (AttributeError, OSError, ValueError):
             return FALLBACK_SIZE
 
