@@ -18,6 +18,7 @@ from gpiozero.tones import Tone
 
 from .. import tunes
 from ..base import ButtonEdge, ButtonName, Buzzer, Sink, Vibrator
+from ..closing import Closing
 
 Clock = Callable[[], float]
 
@@ -31,7 +32,7 @@ V = TypeVar("V")
 
 
 
-class SeatButtons:
+class SeatButtons(Closing):
     """A seat's ACT and (optional) PEEK buttons, wired to ground with the internal pull-ups.
 
     Every raw level change goes to ``sink`` as a :class:`ButtonEdge` stamped with ``clock()``;
@@ -69,12 +70,6 @@ class SeatButtons:
     def close(self) -> None:
         for button in self.buttons.values():
             button.close()
-
-    def __enter__(self) -> SeatButtons:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _attach(self, name: ButtonName, pin: int, pin_factory: Factory | None) -> None:
         button = gpiozero.DigitalInputDevice(

@@ -33,6 +33,7 @@ from ..base import (
     TableHardware,
     Vibrator,
 )
+from ..closing import Closing
 from ..tunes import felt_seconds, heard
 from .braille import braille_rows
 from .compose import Scene, SeatPanel, compose, grid_size
@@ -47,7 +48,7 @@ ENTER_SCREEN = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J"
 LEAVE_SCREEN = "\x1b[?7h\x1b[?25h\x1b[?1049l"
 
 
-class TerminalTable:
+class TerminalTable(Closing):
     """The terminal as a whole table; a context manager that restores the terminal on close.
 
     ``size`` (columns, lines) replaces the output's measured size, for tests.
@@ -119,12 +120,6 @@ class TerminalTable:
 
     def close(self) -> None:
         self._resources.close()
-
-    def __enter__(self) -> TerminalTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # ------------------------------------------------------------ called by screens, buzzer
 

@@ -31,6 +31,7 @@ from ..base import (
     TableHardware,
     Vibrator,
 )
+from ..closing import Closing
 from ..tunes import felt_seconds, heard
 from .input import ButtonLatch, Holder, SeatButton, key_button
 from .loop import PygameLoop
@@ -222,7 +223,7 @@ class WindowVibrator(Vibrator):
         self._wake()
 
 
-class WindowTable:
+class WindowTable(Closing):
     """The emulator window as a whole table; a context manager that closes the window."""
 
     def __init__(
@@ -256,12 +257,6 @@ class WindowTable:
 
     def close(self) -> None:
         self._loop.close()
-
-    def __enter__(self) -> WindowTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _keep_frame(self, seat: int, image: Image.Image | None) -> None:
         self.scene.keep_frame(seat, image)
