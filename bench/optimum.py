@@ -1,6 +1,6 @@
 """The cheapest plan the planner's own cost model allows, to hold its plans against.
 
-Cost is :meth:`hardware.drivers.oled.Controller.cost` summed over the windows: the bytes on
+Cost is :meth:`hardware.drivers.oled.Addressing.cost` summed over the windows: the bytes on
 the wire.
 The optimum is taken over *banded* plans: the changed pages are split into bands of
 consecutive pages, and each band's changed columns (over all its pages) into consecutive
@@ -18,12 +18,12 @@ exactly (a dynamic programme over bands, then over spans).
 
 from __future__ import annotations
 
-from hardware.drivers.oled import PAGES, WIDTH, Controller, Window, _changed_runs
+from hardware.drivers.oled import PAGES, WIDTH, Addressing, Window, _changed_runs
 
 Run = tuple[int, int]
 
 
-def optimum_cost(old: bytes, new: bytes, controller: Controller) -> int:
+def optimum_cost(old: bytes, new: bytes, controller: Addressing) -> int:
     """The cheapest banded plan from RAM ``old`` to ``new``, in bytes on the wire."""
     runs = [_runs(old, new, page) for page in range(PAGES)]
     changed = [page for page in range(PAGES) if runs[page]]
@@ -57,7 +57,7 @@ def _union(runs: list[Run]) -> list[Run]:
     return merged
 
 
-def _spans_cost(runs: list[Run], pages: int, controller: Controller) -> int:
+def _spans_cost(runs: list[Run], pages: int, controller: Addressing) -> int:
     """The cheapest split of a band's runs into consecutive spans, each one window."""
     if not runs:
         return 0

@@ -16,6 +16,7 @@ from companion.app import App
 from companion.clock import FakeClock
 from companion.scripts import ScriptRunner, parse
 from hardware.base import ButtonName
+from hardware.closing import Closing
 from hardware.drivers.bus import RecordingBus
 from hardware.headless import HeadlessTable
 
@@ -35,7 +36,7 @@ class Edge:
 
 
 @dataclass
-class BenchTable:
+class BenchTable(Closing):
     """``stock=True`` swaps every seat's screen for luma's full-frame driver (the baseline)."""
 
     seats: int = SEATS
@@ -57,12 +58,6 @@ class BenchTable:
 
     def close(self) -> None:
         self.table.close()
-
-    def __enter__(self) -> BenchTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # --- playing ---------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView, Vibrate
 from hardware.base import Code, TableHardware
@@ -146,7 +147,7 @@ class EffectPlayer:
             own = seat.buzzer
             if own is not None:
                 _guarded(f"seat {number}'s own buzzer playing '{tune}'",
-                         lambda own=own, number=number: own.play(tune, self.memory.volume(number)))
+                         partial(own.play, tune, self.memory.volume(number)))
 
     def vibrate(self, seat: int, pattern: str) -> None:
         """Felt only by ``seat``, unless that seat turned its vibration off."""

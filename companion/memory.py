@@ -80,7 +80,7 @@ class TableMemory:
         """A setting: the seat's own, or the table's for a TABLE_CUES name (``seat`` None)."""
         kept = self.table if name in TABLE_CUES else self.seats.get(seat or 0, {})
         value = kept.get(name)
-        return value if value in CUES[name] else CUES[name][0]
+        return value if value is not None and value in CUES[name] else CUES[name][0]
 
     def next_cue(self, seat: int, name: str) -> str:
         """Turn the setting (the seat's, or the table's for a TABLE_CUES name) to its next

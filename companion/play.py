@@ -15,13 +15,13 @@ import os
 import queue
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from engine import registry
-from hardware.base import QuitRequested
+from hardware.base import QuitRequested, Speaker, TableHardware
 from hardware.textfile import read_small_text
 
 from .app import App, ReloadRequested
@@ -38,7 +38,14 @@ from .statedir import (
     prepare_state_dir,
 )
 
+if TYPE_CHECKING:  # imported where needed (a table.toml, pygame): here for their types only
+    from hardware.config import TableConfig
+    from hardware.window.public import PublicWindow
+
 log = logging.getLogger(__name__)
+
+Events = queue.SimpleQueue[object]  # the main loop's: the tables' edges, the signals' requests
+Status = Callable[[str], None]  # shows a line on the simulated table (a real one has none)
 
 MAX_DECK_LIST_BYTES = 64 * 1024  # a deck list names a few hundred cards at most
 
@@ -61,7 +68,7 @@ class PlaySettings:
 
 
 def play(settings: PlaySettings) -> int:
-    events: queue.SimpleQueue = queue.SimpleQueue()
+    events: Events = queue.SimpleQueue()
     deck_lists = _deck_lists(settings)
     config = _load_config(settings.table) if settings.table is not None else None
     reloadable = config is not None
@@ -95,9 +102,9 @@ def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:
         raise ValueError(f"{settings.deck_list}: {error}") from None
 
 
-def _session(settings: PlaySettings, where: Path, config,
+def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
              deck_lists: dict[str, tuple[str, ...]], acks: TextIO | None,
-             events: queue.SimpleQueue, speaker: LateSpeaker | None) -> bool:
+             events: Events, speaker: LateSpeaker | None) -> bool:
     """One run of the table, until quit (False) or a reload is asked for (True)."""
     with contextlib.ExitStack() as stack:
         count = max(settings.seats, settings.players or 0)
@@ -131,13 +138,13 @@ def _session(settings: PlaySettings, where: Path, config,
     return app.reload_requested
 
 
-def _load_config(path: str):
+def _load_config(path: str) -> TableConfig:
     from hardware.config import load_config
 
     return load_config(path)
 
 
-def _reloaded(path: str | None, config):
+def _reloaded(path: str | None, config: TableConfig | None) -> TableConfig | None:
     """table.toml read again; when it no longer validates, the one in use is kept."""
     from hardware.exc import ConfigError
 
@@ -150,7 +157,7 @@ def _reloaded(path: str | None, config):
 
 
 @contextlib.contextmanager
-def _signals_into(events: queue.SimpleQueue, *, reloadable: bool) -> Iterator[None]:
+def _signals_into(events: Events, *, reloadable: bool) -> Iterator[None]:
     handlers = {signal.SIGTERM: lambda *_: events.put(QuitRequested("SIGTERM"))}
     if reloadable:
         handlers[signal.SIGHUP] = lambda *_: events.put(ReloadRequested())
@@ -163,7 +170,7 @@ def _signals_into(events: queue.SimpleQueue, *, reloadable: bool) -> Iterator[No
 
 
 @contextlib.contextmanager
-def _logging_to(show) -> Iterator[None]:
+def _logging_to(show: Status) -> Iterator[None]:
     """While a simulated table owns the terminal, warnings go to its message line."""
 
     class StatusHandler(logging.Handler):
@@ -188,7 +195,8 @@ def _ack_stream(fd: int | None) -> Iterator[TextIO | None]:
         yield stream
 
 
-def _terminal_table(count: int, events: queue.Queue, stack: contextlib.ExitStack):
+def _terminal_table(count: int, events: Events,
+                    stack: contextlib.ExitStack) -> tuple[TableHardware, Status]:
     from hardware.terminal.table import TerminalTable
 
     if not 1 <= count <= 8:
@@ -197,7 +205,8 @@ def _terminal_table(count: int, events: queue.Queue, stack: contextlib.ExitStack
     return terminal.hardware(), terminal.set_status
 
 
-def _real_table(config, events: queue.SimpleQueue, stack: contextlib.ExitStack):
+def _real_table(config: TableConfig, events: Events,
+                stack: contextlib.ExitStack) -> tuple[TableHardware, Status]:
     from gpiozero.exc import BadPinFactory
 
     from hardware.build import build_table
@@ -213,7 +222,8 @@ def _real_table(config, events: queue.SimpleQueue, stack: contextlib.ExitStack):
     return hardware, lambda text: None
 
 
-def _window_table(count: int, events: queue.Queue, stack: contextlib.ExitStack):
+def _window_table(count: int, events: Events,
+                  stack: contextlib.ExitStack) -> tuple[TableHardware, Status]:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.window.table import WindowTable
 
@@ -221,7 +231,7 @@ def _window_table(count: int, events: queue.Queue, stack: contextlib.ExitStack):
     return window.hardware(), window.set_status
 
 
-def _public_window():
+def _public_window() -> PublicWindow:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.window.public import PublicWindow
 
@@ -233,7 +243,7 @@ def _speaker(where: Path, settings: PlaySettings) -> LateSpeaker:
     screens, at the same moments. Its prompts are cached in the same state directory as the
     journal. Volume 0 is text only."""
 
-    def open_speaker():
+    def open_speaker() -> Speaker | None:
         from .voices import table_speaker
 
         return table_speaker(where, settings.volume, settings.masking)

@@ -16,6 +16,7 @@ it says: which lines are lit, and how far, never depends on the secret.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -131,8 +132,12 @@ def small_font() -> ImageFont.ImageFont:
     return ImageFont.load_default_imagefont()
 
 
+# Pillow's default face at a size; its bitmap font where Pillow was built without FreeType.
+LargeFont = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
 @cache
-def large_font(size: int) -> ImageFont.FreeTypeFont:
+def large_font(size: int) -> LargeFont:
     return ImageFont.load_default(size=size)
 
 
@@ -174,7 +179,7 @@ def _text_mask(text: str, size: int) -> Image.Image:
     """``text`` in the small bitmap font (size 0) or the large face, as a one-bit mask."""
     font = large_font(size) if size else small_font()
     left, top, right, bottom = font.getbbox(text)
-    mask = Image.new("1", (max(1, right), max(1, bottom)), 0)
+    mask = Image.new("1", (max(1, math.ceil(right)), max(1, math.ceil(bottom))), 0)
     ImageDraw.Draw(mask).text((0, 0), text, font=font, fill=1)
     return mask
 
@@ -239,7 +244,7 @@ def _draw_big(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
 
 
 @cache
-def _big_metrics() -> tuple[float, int]:
+def _big_metrics() -> tuple[float, float]:
     """The digit cell's width and the text's top: measured once, not on every tick."""
     font = large_font(BIG_SIZE)
     return max(map(_big_length, "0123456789")), BIG_TOP - font.getbbox("0")[1]
@@ -264,7 +269,7 @@ def _draw_banner(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
         draw.text(((width - length) / 2, top), row, font=font, fill=1)
 
 
-def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+def _wrap(text: str, font: LargeFont, width: int) -> list[str]:
     rows: list[str] = []
     for word in text.split():
         if rows and font.getlength(rows[-1] + " " + word) <= width:

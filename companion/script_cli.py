@@ -7,6 +7,7 @@ import queue
 from pathlib import Path
 
 from engine.rng import KEY_BYTES
+from hardware.closing import Closing
 from hardware.exc import UnreadableFile
 from hardware.headless import HeadlessTable
 from hardware.textfile import read_small_text
@@ -19,7 +20,7 @@ from .scripts import Command, ScriptRunner, parse
 MAX_SCRIPT_BYTES = 1024 * 1024  # a whole game is a few KiB of presses
 
 
-class ScriptSession:
+class ScriptSession(Closing):
     """A headless table, an app on a fake clock, and a runner for one script's commands."""
 
     def __init__(self, text: str, name: str = "script") -> None:
@@ -48,12 +49,6 @@ class ScriptSession:
 
     def close(self) -> None:
         self.table.close()
-
-    def __enter__(self) -> ScriptSession:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def run_script(text: str, name: str = "script") -> tuple[App, int]:

@@ -106,10 +106,11 @@ class SeededRandom:
         self._counter = 0
         self._pool = b""
 
-    def _bytes(self, count: int) -> bytes:
+    def _bytes(self, seed: bytes, count: int) -> bytes:
+        """The next ``count`` bytes of the stream this generator's ``seed`` expands to."""
         while len(self._pool) < count:
             block = self._counter.to_bytes(8, "big")
-            self._pool += hashlib.sha256(self._seed + block).digest()
+            self._pool += hashlib.sha256(seed + block).digest()
             self._counter += 1
         out, self._pool = self._pool[:count], self._pool[count:]
         return out
@@ -118,7 +119,8 @@ class SeededRandom:
         """A uniform integer in ``range(n)``."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        if self._seed is None:  # every draw comes here, even one with a single outcome
+        seed = self._seed
+        if seed is None:  # every draw comes here, even one with a single outcome
             raise NotDealt("a draw before the deal: the players have not all cut yet")
         if n == 1:
             return 0
@@ -126,7 +128,7 @@ class SeededRandom:
         nbytes = (width + 7) // 8
         mask = (1 << width) - 1
         while True:
-            value = int.from_bytes(self._bytes(nbytes), "big") & mask
+            value = int.from_bytes(self._bytes(seed, nbytes), "big") & mask
             if value < n:
                 return value
 

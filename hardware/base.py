@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from .closing import Closing
+
 SCREEN_SIZE = (128, 64)
 
 
@@ -215,7 +217,7 @@ class SeatHardware:
 
 
 @dataclass
-class TableHardware:
+class TableHardware(Closing):
     """A whole table: its seats by number and the shared buzzer."""
 
     seats: dict[int, SeatHardware]
@@ -236,9 +238,3 @@ class TableHardware:
         for device in (self.buzzer, self.public, self.speaker):
             if device is not None:
                 device.close()
-
-    def __enter__(self) -> TableHardware:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

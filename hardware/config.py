@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import NoReturn
+from typing import NoReturn, TypeGuard
 
 from podproto.wire import CHIPS
 
@@ -266,14 +266,14 @@ class _Validator:
             for key in ("act", "peek", "vibrate")
             if key in table
         }
-        return SeatConfig(
-            number, line, pins["act"], pins.get("peek"), pins.get("vibrate"),
-            display=self.display(table, path, number),
-            address=self.display_address(table.get("address", 0x3C), (*path, "address"),
-                                         f"seat {number}'s display address"),
-            rotate=self.rotation(table.get("rotate", 0), (*path, "rotate"), number),
-            **self.seat_bus(table, path, number),
-        )
+        # Checked in this order, so a seat with several mistakes names the same one first.
+        display = self.display(table, path, number)
+        address = self.display_address(table.get("address", 0x3C), (*path, "address"),
+                                       f"seat {number}'s display address")
+        rotate = self.rotation(table.get("rotate", 0), (*path, "rotate"), number)
+        bus, mux = self.seat_bus(table, path, number)
+        return SeatConfig(number, line, pins["act"], pins.get("peek"), pins.get("vibrate"),
+                          display=display, address=address, rotate=rotate, bus=bus, mux=mux)
 
     def pod(self, table: dict[str, object], path: tuple[object, ...], number: int) -> str:
         pod = table["pod"]
@@ -301,16 +301,17 @@ class _Validator:
         return str(display)
 
     def seat_bus(self, table: dict[str, object], path: tuple[object, ...],
-                 number: int) -> dict[str, object]:
+                 number: int) -> tuple[int | None, MuxConfig | None]:
+        """The seat's display bus: ``(bus, None)`` for a kernel /dev/i2c-N, ``(None, mux)``."""
         if "bus" in table and "mux" in table:
             self.fail((*path, "mux"), f"seat {number} has both bus and mux; keep one: bus = N "
                       "for /dev/i2c-N (kernel mux overlay) or mux = { ... } (userspace mux)")
         if "bus" in table:
             what = f"seat {number}'s bus"
-            return {"bus": self.integer(table["bus"], (*path, "bus"), what, I2C_BUSES,
-                                        " (N of its /dev/i2c-N)")}
+            return self.integer(table["bus"], (*path, "bus"), what, I2C_BUSES,
+                                " (N of its /dev/i2c-N)"), None
         if "mux" in table:
-            return {"mux": self.mux(table["mux"], (*path, "mux"), number)}
+            return None, self.mux(table["mux"], (*path, "mux"), number)
         self.fail(path, f"seat {number} has no display bus; add bus = N (its /dev/i2c-N) or "
                   "mux = { bus = 1, address = 0x70, channel = 0 }")
 
@@ -439,7 +440,8 @@ class _Validator:
         raise ConfigError(f"{self.source} line {line}: {message}")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
+    """An integer, and not a bool (TOML's true is no pin number)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

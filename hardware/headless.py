@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from .base import ButtonName, SeatHardware, Sink, TableHardware
+from .closing import Closing
 from .drivers.bus import RecordingBus
 from .drivers.gpio import GpioBuzzer, SeatButtons
 from .drivers.oled import OledScreen
@@ -25,7 +26,7 @@ PEEK_PINS = (23, 24, 25, 8, 7, 12, 16, 20)
 BUZZER_PIN = 18
 
 
-class HeadlessTable:
+class HeadlessTable(Closing):
     """Seats 1..8 on mock pins; ``press``/``release`` drive the pins as a finger would."""
 
     def __init__(
@@ -81,9 +82,3 @@ class HeadlessTable:
     def close(self) -> None:
         self.hardware.close()
         self.factory.reset()
-
-    def __enter__(self) -> HeadlessTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

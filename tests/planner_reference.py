@@ -3,10 +3,10 @@ planner in hardware/drivers/oled.py must agree with, window for window."""
 
 from __future__ import annotations
 
-from hardware.drivers.oled import PAGES, WIDTH, Controller, Window, _changed_runs
+from hardware.drivers.oled import PAGES, WIDTH, Addressing, Window, _changed_runs
 
 
-def reference_plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
+def reference_plan(old: bytes | None, new: bytes, controller: Addressing) -> list[Window]:
     spans = [_page_spans(old, new, page, controller) for page in range(PAGES)]
     if not controller.multi_page:
         return [window for page_windows in spans for window in page_windows]
@@ -17,7 +17,7 @@ def reference_plan(old: bytes | None, new: bytes, controller: Controller) -> lis
     return _merge_pages(spans[first:last], controller, first)
 
 
-def _page_spans(old: bytes | None, new: bytes, page: int, controller: Controller) -> list[Window]:
+def _page_spans(old: bytes | None, new: bytes, page: int, controller: Addressing) -> list[Window]:
     base = page * WIDTH
     row = new[base : base + WIDTH]
     if old is None:
@@ -39,7 +39,7 @@ def _page_spans(old: bytes | None, new: bytes, page: int, controller: Controller
     return spans
 
 
-def _merge_pages(spans: list[list[Window]], controller: Controller, first: int) -> list[Window]:
+def _merge_pages(spans: list[list[Window]], controller: Addressing, first: int) -> list[Window]:
     best: list[tuple[int, list[Window]]] = [(0, [])]
     for end in range(1, len(spans) + 1):
         options = []

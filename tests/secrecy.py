@@ -28,6 +28,7 @@ from engine import registry
 from engine.api import Effect, GameOver, Narrate, Reveal, SeatView, State
 from engine.rng import SeededRandom
 from hardware.base import ButtonName, PublicPage, PublicScreen
+from hardware.closing import Closing
 from hardware.headless import HeadlessTable
 from tests.dealing import deal
 
@@ -206,7 +207,7 @@ class RecordingPublic(PublicScreen):
         self.tunes.append(tune)
 
 
-class Table:
+class Table(Closing):
     """The app on the headless table (mock pins, luma over recording buses), a fake clock,
     a recording public screen, and every status line the app wrote."""
 
@@ -281,12 +282,6 @@ class Table:
 
     def close(self) -> None:
         self.headless.close()
-
-    def __enter__(self) -> Table:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def random_table_step(table: Table, player: SeededRandom, *, system: bool = True) -> None:

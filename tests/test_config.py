@@ -204,34 +204,28 @@ def test_config_display_address_written_as_text() -> None:
     assert "without quotes" in message
 
 
-def test_config_bus_and_mux_together() -> None:
-    """A seat's display is either on a bus or behind the userspace mux, not both."""
-    message = error(SEAT_1 + "mux = { channel = 0 }\n")
-    assert message.startswith("table.toml line 7: seat 1 has both bus and mux")
-
-
-def test_config_neither_bus_nor_mux() -> None:
-    """A directly wired seat must say where its display is."""
-    message = error(SEAT_1.replace("bus = 11\n", ""))
-    assert message.startswith("table.toml line 1: seat 1 has no display bus")
-
-
-def test_config_mux_address_range() -> None:
-    """A TCA9548A answers at 0x70..0x77 only."""
-    message = error(SEAT_2.replace("bus = 12", "mux = { address = 0x78, channel = 1 }"))
-    assert message.startswith("table.toml line 5: the mux's address must be a number from 0x70")
-
-
-def test_config_mux_channel_range() -> None:
-    """A TCA9548A has channels 0..7."""
-    message = error(SEAT_2.replace("bus = 12", "mux = { channel = 8 }"))
-    assert message.startswith("table.toml line 5: the mux channel must be a number from 0 to 7")
-
-
-def test_config_mux_without_channel() -> None:
-    """The channel is the one thing a mux entry cannot default."""
-    message = error(SEAT_2.replace("bus = 12", "mux = { bus = 1 }"))
-    assert message.startswith("table.toml line 5: seat 2's mux has no channel")
+@pytest.mark.parametrize(("text", "start"), [
+    # A seat's display is either on a bus or behind the userspace mux, not both.
+    pytest.param(SEAT_1 + "mux = { channel = 0 }\n",
+                 "table.toml line 7: seat 1 has both bus and mux", id="bus-and-mux"),
+    # A directly wired seat must say where its display is.
+    pytest.param(SEAT_1.replace("bus = 11\n", ""),
+                 "table.toml line 1: seat 1 has no display bus", id="neither-bus-nor-mux"),
+    # A TCA9548A answers at 0x70..0x77 only.
+    pytest.param(SEAT_2.replace("bus = 12", "mux = { address = 0x78, channel = 1 }"),
+                 "table.toml line 5: the mux's address must be a number from 0x70",
+                 id="mux-address-range"),
+    # A TCA9548A has channels 0..7.
+    pytest.param(SEAT_2.replace("bus = 12", "mux = { channel = 8 }"),
+                 "table.toml line 5: the mux channel must be a number from 0 to 7",
+                 id="mux-channel-range"),
+    # The channel is the one thing a mux entry cannot default.
+    pytest.param(SEAT_2.replace("bus = 12", "mux = { bus = 1 }"),
+                 "table.toml line 5: seat 2's mux has no channel", id="mux-without-channel"),
+])
+def test_config_display_bus_mistakes(text: str, start: str) -> None:
+    """Where a seat's display hangs (its bus, or the userspace mux): each mistake named."""
+    assert error(text).startswith(start)
 
 
 def test_config_two_displays_same_bus_same_address() -> None:

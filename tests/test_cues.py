@@ -14,44 +14,38 @@ from __future__ import annotations
 import importlib
 import inspect
 import io
-import os
 import pkgutil
 import threading
 from collections.abc import Callable
 
+import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.tones import Tone
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-import pygame  # noqa: E402
-from gpiozero.tones import Tone  # noqa: E402
-
-import hardware  # noqa: E402
-from engine.cues import Pattern, Tune  # noqa: E402
-from hardware import tunes  # noqa: E402
-from hardware.base import Buzzer, PublicPage, PublicScreen, Speaker, Vibrator  # noqa: E402
-from hardware.drivers.gpio import GpioBuzzer, GpioVibrator  # noqa: E402
-from hardware.drivers.voice import MixerSpeaker, PromptCache  # noqa: E402
-from hardware.pods.screen import PodBuzzer, PodVibrator  # noqa: E402
-from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator  # noqa: E402
-from hardware.window.public import (  # noqa: E402
+import hardware
+from engine.cues import Pattern, Tune
+from hardware import tunes
+from hardware.base import Buzzer, PublicPage, PublicScreen, Speaker, Vibrator
+from hardware.drivers.gpio import GpioBuzzer, GpioVibrator
+from hardware.drivers.voice import MixerSpeaker, PromptCache
+from hardware.pods.screen import PodBuzzer, PodVibrator
+from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator
+from hardware.window.public import (
     TUNE_SECONDS,
     PublicScene,
     PublicWindow,
     PygamePublicScreen,
     draw_public,
 )
-from hardware.window.seats import PANEL_SIZE, PanelLayout, draw_panel  # noqa: E402
-from hardware.window.table import (  # noqa: E402
+from hardware.window.seats import PANEL_SIZE, PanelLayout, draw_panel
+from hardware.window.table import (
     WindowBuzzer,
     WindowTable,
     WindowVibrator,
 )
-from podproto import wire  # noqa: E402
-from tests.test_terminal import GRID, Keyboard, open_table, screen  # noqa: E402
+from podproto import wire
+from tests.test_terminal import GRID, Keyboard, open_table, screen
 
 TIMEOUT = 5.0
 FRAME = 66  # columns of one seat's frame in the terminal

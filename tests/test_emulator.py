@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import queue
 from collections.abc import Iterator
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+import pytest
+from PIL import Image, ImageDraw
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from PIL import Image, ImageDraw  # noqa: E402
+from companion.app import App
+from companion.clock import FakeClock
+from companion.lobby import Lobby
+from hardware.base import ButtonEdge, ButtonName, QuitRequested
+from hardware.window.input import ButtonLatch, key_button
+from hardware.window.seats import OLED_SCALE
+from hardware.window.table import WindowScene, WindowTable
 
-from companion.app import App  # noqa: E402
-from companion.clock import FakeClock  # noqa: E402
-from companion.lobby import Lobby  # noqa: E402
-from hardware.base import ButtonEdge, ButtonName, QuitRequested  # noqa: E402
-from hardware.window.input import ButtonLatch, key_button  # noqa: E402
-from hardware.window.seats import OLED_SCALE  # noqa: E402
-from hardware.window.table import WindowScene, WindowTable  # noqa: E402
-
-from .golden import assert_golden  # noqa: E402
+from .golden import assert_golden
 
 ACT, PEEK = ButtonName.ACT, ButtonName.PEEK
 NOW = 7.0

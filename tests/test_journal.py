@@ -55,6 +55,14 @@ def to_hourglass(journal, record, state, start: float = 100.0) -> float:
     return at
 
 
+def begun(path: Path) -> tuple[SqliteJournal, GameRecord, object]:
+    """A journal at ``path`` with a new game begun in it, and that game's state."""
+    journal = SqliteJournal(path)
+    record, state = new_game()
+    journal.begin(record)
+    return journal, record, state
+
+
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
     return journal_path(prepare_state_dir(tmp_path / "state"))
@@ -62,9 +70,7 @@ def path(tmp_path: Path) -> Path:
 
 def test_journal_files_are_private(path):
     """The journal holds seeds: the file and its WAL are 0600 in a 0700 directory."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     play(journal, record, state, 2)
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -82,9 +88,7 @@ def test_journal_tightens_a_loose_file(path):
 
 def test_journal_resume_rebuilds_the_same_game(path):
     """A restart replays to the identical state: the same deck, roles, stamina and turn."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     play(journal, record, state, 12)
     expected = state_digest(state)
     # No close: the process died. A new one opens the same file.
@@ -96,9 +100,7 @@ def test_journal_resume_rebuilds_the_same_game(path):
 
 def test_journal_resume_pauses_at_the_last_moment(path):
     """The hourglass comes back paused with the sand it had at the last remembered moment."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     flipped = to_hourglass(journal, record, state)
     journal.remember(record, flipped + 25.0)
     _, resumed = SqliteJournal(path).resume()
@@ -108,9 +110,7 @@ def test_journal_resume_pauses_at_the_last_moment(path):
 
 def test_journal_resume_pause_is_journaled_once(path):
     """Restarting twice adds one pause, and both restarts rebuild the same game."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     to_hourglass(journal, record, state)
     first_record, first = SqliteJournal(path).resume()
     second_record, second = SqliteJournal(path).resume()
@@ -121,9 +121,7 @@ def test_journal_resume_pause_is_journaled_once(path):
 
 def test_journal_time_running_out_while_off_ends_the_game(path):
     """A glass that ran out before the last remembered moment comes back as a lost game."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     flipped = to_hourglass(journal, record, state)
     journal.remember(record, flipped + 95.0)
     _, resumed = SqliteJournal(path).resume()
@@ -132,9 +130,7 @@ def test_journal_time_running_out_while_off_ends_the_game(path):
 
 def test_journal_undo_truncates(path):
     """An undone action is gone from the journal: a restart does not bring it back."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     play(journal, record, state, 5)
     record.entries.pop()
     journal.truncate(record, len(record.entries))
@@ -145,9 +141,7 @@ def test_journal_undo_truncates(path):
 
 def test_journal_finished_game_is_archived_with_its_seed(path):
     """A finished game is not resumed, but its seed stays in the archive for an audit."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     play(journal, record, state, 3)
     journal.finish(record)
     assert SqliteJournal(path).resume() is None
@@ -193,9 +187,7 @@ def crashed_copy(path: Path, into: Path) -> Path:
 
 def test_journal_torn_last_write_is_cut_back_and_reported(path, tmp_path, caplog):
     """A write torn by a power cut loses that action only, and the table is told."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     play(journal, record, state, 6)
     copy = crashed_copy(path, tmp_path / "cut")
     wal = Path(f"{copy}-wal")
@@ -213,9 +205,7 @@ def test_journal_torn_last_write_is_cut_back_and_reported(path, tmp_path, caplog
 
 def test_journal_whole_wal_is_not_torn(path):
     """A log of whole frames (a process killed between writes) is not reported as torn."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     play(journal, record, state, 3)
     assert not check_wal(path).torn
 
@@ -223,9 +213,7 @@ def test_journal_whole_wal_is_not_torn(path):
 def test_journal_action_that_no_longer_replays_is_cut(path):
     """An entry the game refuses on replay (a rule changed since) is cut off with what
     follows, and reported."""
-    journal = SqliteJournal(path)
-    record, state = new_game()
-    journal.begin(record)
+    journal, record, state = begun(path)
     play(journal, record, state, 2)
     record.entries.append(JournaledAction(1, "fly", 103.0))
     journal.append(record, record.entries[-1])

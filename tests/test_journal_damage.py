@@ -199,13 +199,18 @@ def test_an_older_they_live_game_cut_before_the_picks_resumes_with_its_deal(path
     db.close()
 
 
-def test_a_damaged_schema_text_sets_the_file_aside_and_the_table_starts(path):
-    """``seed BLOB`` -> ``seeX BLOB`` in the stored schema: set aside, told, a fresh start."""
+def with_schema_damaged(path: Path, text: bytes, damage: bytes):
+    """Resume a closed journal whose stored schema had its one ``text`` turned to ``damage``."""
     played(path, closed=True)
     data = path.read_bytes()
-    assert data.count(b"seed BLOB") == 1
-    path.write_bytes(data.replace(b"seed BLOB", b"seeX BLOB"))
-    found, notices = resumed(path)
+    assert data.count(text) == 1
+    path.write_bytes(data.replace(text, damage))
+    return resumed(path)
+
+
+def test_a_damaged_schema_text_sets_the_file_aside_and_the_table_starts(path):
+    """``seed BLOB`` -> ``seeX BLOB`` in the stored schema: set aside, told, a fresh start."""
+    found, notices = with_schema_damaged(path, b"seed BLOB", b"seeX BLOB")
     assert found is None and notices == ["Bad journal set aside"] and len(aside(path)) == 1
     record, state = new_game()  # the fresh journal takes a game
     journal = SqliteJournal(path)
@@ -215,11 +220,7 @@ def test_a_damaged_schema_text_sets_the_file_aside_and_the_table_starts(path):
 
 
 def test_an_undecodable_byte_in_the_schema_does_not_stop_the_start(path):
-    played(path, closed=True)
-    data = path.read_bytes()
-    assert data.count(b"label TEXT") == 1
-    path.write_bytes(data.replace(b"label TEXT", b"lab\xffl TEXT"))
-    found, notices = resumed(path)
+    found, notices = with_schema_damaged(path, b"label TEXT", b"lab\xffl TEXT")
     assert found is None and notices == ["Bad journal set aside"]
 
 

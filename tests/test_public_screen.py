@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+import pytest
+import segno
+from PIL import Image
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-import segno  # noqa: E402
-from PIL import Image  # noqa: E402
-
-from companion.public_view import public_page  # noqa: E402
-from engine import registry  # noqa: E402
-from engine.api import HourglassView, SeatView, SecretFace  # noqa: E402
-from hardware.base import Code  # noqa: E402
-from hardware.window.public import (  # noqa: E402
+from companion.public_view import public_page
+from engine import registry
+from engine.api import HourglassView, SeatView, SecretFace
+from hardware.base import Code
+from hardware.window.public import (
     FPS,
     POP_SECONDS,
     PUBLIC_SIZE,
@@ -33,7 +28,7 @@ from hardware.window.public import (  # noqa: E402
     qr_modules,
 )
 
-from .golden import SWITCH, assert_golden, regenerating  # noqa: E402
+from .golden import SWITCH, assert_golden, regenerating
 
 SIZE = (640, 360)
 TURN = SeatView("Seat 2's turn", ("Deck 10", "Lookout: Seat 4"), highlight=True,

@@ -3,35 +3,31 @@
 from __future__ import annotations
 
 import array
-import os
 import shutil
 import subprocess
 import wave
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+import pytest
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-
-from companion.app import App  # noqa: E402
-from companion.clock import FakeClock  # noqa: E402
-from companion.lobby import StartGame  # noqa: E402
-from companion.voices import make_voices, masking_plan, prompt_texts  # noqa: E402
-from engine.api import Action, Buzz, Effect, Game, Narrate, SeatView, State  # noqa: E402
-from engine.narration import Narration, NarrationRun, Step  # noqa: E402
-from hardware.base import Speaker  # noqa: E402
-from hardware.drivers.voice import (  # noqa: E402
+from companion.app import App
+from companion.clock import FakeClock
+from companion.lobby import StartGame
+from companion.voices import make_voices, masking_plan, prompt_texts
+from engine.api import Action, Buzz, Effect, Game, Narrate, SeatView, State
+from engine.narration import Narration, NarrationRun, Step
+from hardware.base import Speaker
+from hardware.drivers.voice import (
     MixerSpeaker,
     PromptCache,
     espeak_synthesizer,
     open_speaker,
     prompt_key,
 )
-from hardware.headless import HeadlessTable  # noqa: E402
-from tests.dealing import deal  # noqa: E402
+from hardware.headless import HeadlessTable
+from tests.dealing import deal
 
 CHECK = Narration("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,
                                                                        "tick"),

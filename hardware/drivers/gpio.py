@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Generic, TypeVar
 
 import gpiozero
 from gpiozero.pins import Factory
@@ -17,6 +18,7 @@ from gpiozero.tones import Tone
 
 from .. import tunes
 from ..base import ButtonEdge, ButtonName, Buzzer, Sink, Vibrator
+from ..closing import Closing
 
 Clock = Callable[[], float]
 
@@ -24,9 +26,13 @@ Clock = Callable[[], float]
 PIEZO_MID_TONE = Tone("A5")
 PIEZO_OCTAVES = 2
 
+# What a buzzer sounds for one step: a note at a duty cycle (a passive piezo) or on (an active one).
+Sound = tuple[Tone, float] | bool
+V = TypeVar("V")
 
 
-class SeatButtons:
+
+class SeatButtons(Closing):
     """A seat's ACT and (optional) PEEK buttons, wired to ground with the internal pull-ups.
 
     Every raw level change goes to ``sink`` as a :class:`ButtonEdge` stamped with ``clock()``;
@@ -65,12 +71,6 @@ class SeatButtons:
         for button in self.buttons.values():
             button.close()
 
-    def __enter__(self) -> SeatButtons:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def _attach(self, name: ButtonName, pin: int, pin_factory: Factory | None) -> None:
         button = gpiozero.DigitalInputDevice(
             pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
@@ -83,7 +83,7 @@ class SeatButtons:
         self._sink(ButtonEdge(self.seat, name, pressed, self._clock()))
 
 
-class StepPlayer:
+class StepPlayer(Generic[V]):
     """Plays ``(value, seconds)`` steps on one long-lived daemon thread; a new sequence
     replaces the one playing.
 
@@ -93,10 +93,10 @@ class StepPlayer:
     ``output(None)`` silences.
     """
 
-    def __init__(self, output: Callable[[object], None], name: str) -> None:
+    def __init__(self, output: Callable[[V | None], None], name: str) -> None:
         self._output = output
         self._changed = threading.Condition()
-        self._next: tuple[tuple[object, float], ...] | None = None
+        self._next: tuple[tuple[V | None, float], ...] | None = None
         self._generation = 0
         self._closed = False
         self._quiet = threading.Event()
@@ -104,7 +104,7 @@ class StepPlayer:
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
-    def start(self, steps: Sequence[tuple[object, float]]) -> None:
+    def start(self, steps: Sequence[tuple[V | None, float]]) -> None:
         with self._changed:
             self._next, self._generation = tuple(steps), self._generation + 1
             self._quiet.clear()
@@ -125,14 +125,14 @@ class StepPlayer:
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: self._next is not None or self._closed)
-                if self._closed:
-                    break
                 steps, generation, self._next = self._next, self._generation, None
+                if self._closed or steps is None:  # no steps only once closed
+                    break
             self._play(steps, generation)
         self._output(None)
         self._quiet.set()
 
-    def _play(self, steps: tuple[tuple[object, float], ...], generation: int) -> None:
+    def _play(self, steps: tuple[tuple[V | None, float], ...], generation: int) -> None:
         for value, seconds in steps:
             self._output(value)
             with self._changed:
@@ -161,13 +161,15 @@ class GpioBuzzer(Buzzer):
             )
         else:
             self._device = gpiozero.Buzzer(pin, pin_factory=pin_factory)
-        self._player = StepPlayer(self._output, name=f"buzzer-gpio{pin}")
+        self._player: StepPlayer[Sound] = StepPlayer(self._output, name=f"buzzer-gpio{pin}")
 
     def play(self, tune: str, volume: float = 1.0) -> None:
+        steps: tuple[tuple[Sound | None, float], ...]
         if self._tonal:
             duty = max(0.0, min(1.0, volume)) / 2
             notes = tunes.tune(tune)
-            steps = tuple((note and (Tone(note), duty), seconds) for note, seconds in notes)
+            steps = tuple((None if note is None else (Tone(note), duty), seconds)
+                          for note, seconds in notes)
         else:
             steps = tuple((on or None, seconds) for on, seconds in tunes.rhythm(tune))
         if volume <= 0:  # muted: the name was still checked above
@@ -182,14 +184,13 @@ class GpioBuzzer(Buzzer):
         self._player.stop()
         self._device.close()
 
-    def _output(self, value: object) -> None:
-        if self._tonal:
-            if value is None:
-                self._device.play(None)
-            else:  # TonalBuzzer.play would sound the note at 50% first: set the pin directly
-                tone, duty = value
-                self._device.pwm_device.pin.frequency = tone.frequency
-                self._device.pwm_device.value = duty
+    def _output(self, value: Sound | None) -> None:
+        if isinstance(value, tuple):  # a note, for a passive piezo: TonalBuzzer.play would
+            tone, duty = value  # sound it at 50% first, so set the pin directly
+            self._device.pwm_device.pin.frequency = tone.frequency
+            self._device.pwm_device.value = duty
+        elif self._tonal:  # silence
+            self._device.play(None)
         elif value:
             self._device.on()
         else:

@@ -23,7 +23,7 @@ import errno
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import luma.core.device
 import luma.core.error
@@ -80,11 +80,13 @@ class Window:
 
 
 @dataclass(frozen=True)
-class Controller:
-    """What differs between the two chips: how a window is addressed and what that costs."""
+class Addressing:
+    """What the planner needs of a display: how a window is addressed and what that costs.
+
+    A :class:`Controller` is one of a chip; the pod link prices windows in its own bytes.
+    """
 
     name: str
-    build: Callable[[i2c, int], LumaDevice]
     address_bytes: int
     multi_page: bool
     column_offset: int = 0
@@ -103,6 +105,13 @@ class Controller:
         """Bytes on the wire for a window of ``size`` bytes: the addressing command plus the
         data blocks (2 bytes each extra). A link with another cost overrides this."""
         return 2 + self.address_bytes + size + 2 * -(-size // I2C_BLOCK)
+
+
+@dataclass(frozen=True)
+class Controller(Addressing):
+    """What differs between the two chips: their addressing, and how luma builds the device."""
+
+    build: Callable[[i2c, int], LumaDevice] = field(kw_only=True)
 
 
 def _build_ssd1306(serial: i2c, rotate: int) -> LumaDevice:
@@ -135,7 +144,7 @@ def _no_exit_hook() -> Iterator[None]:
     clean stop (``App.close``). Devices are built on the loop thread only.
     """
     saved = luma.core.device.atexit
-    luma.core.device.atexit = _NoExitHooks  # type: ignore[assignment]
+    luma.core.device.atexit = _NoExitHooks
     try:
         yield
     finally:
@@ -143,13 +152,13 @@ def _no_exit_hook() -> Iterator[None]:
 
 
 CONTROLLERS = {
-    "ssd1306": Controller("ssd1306", _build_ssd1306, address_bytes=6, multi_page=True),
-    "sh1106": Controller("sh1106", _build_sh1106, address_bytes=3, multi_page=False,
+    "ssd1306": Controller("ssd1306", build=_build_ssd1306, address_bytes=6, multi_page=True),
+    "sh1106": Controller("sh1106", build=_build_sh1106, address_bytes=3, multi_page=False,
                          column_offset=SH1106_COLUMN_OFFSET),
 }
 
 
-def plan(old: bytes | None, new: bytes, controller: Controller) -> list[Window]:
+def plan(old: bytes | None, new: bytes, controller: Addressing) -> list[Window]:
     """The cheapest windows that turn RAM ``old`` (None: unknown) into ``new``.
 
     Planned on plain integers (``(start, end)`` column runs, costs from sizes): this runs for
@@ -335,7 +344,7 @@ class OledScreen(SeatScreen):
         self._frame, self._lit = frame, on_after or (self._lit and not off_first)
 
         def send() -> None:
-            if self._device is not device:
+            if not self._is_current(device):
                 return  # retired (or failed) since: its reconnect sends a whole frame
             if off_first:
                 device.command(DISPLAY_OFF)
@@ -382,6 +391,10 @@ class OledScreen(SeatScreen):
         if self._device is None:
             raise OSError(errno.ENODEV, f"no display at {self._address:#04x}; reconnect() first")
         return self._device
+
+    def _is_current(self, device: LumaDevice) -> bool:
+        """``device`` is still the one in use: neither retired nor failed since it was taken."""
+        return self._device is device
 
     def _retire(self) -> None:
         """Drop the luma device (it has no exit hook to keep it alive: see _no_exit_hook)."""

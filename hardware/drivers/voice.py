@@ -37,6 +37,7 @@ from gpiozero.tones import Tone
 
 from .. import tunes
 from ..base import Speaker
+from ..closing import Closing
 from ..exc import AudioUnavailable
 
 log = logging.getLogger(__name__)
@@ -157,7 +158,7 @@ def tune_samples(name: str, rate: int = RATE) -> bytes:
     return samples.tobytes()
 
 
-class MixerSpeaker(Speaker):
+class MixerSpeaker(Speaker, Closing):
     """The table's loudspeaker through pygame.mixer; a context manager that closes it."""
 
     def __init__(self, cache: PromptCache, *, volume: float = 0.8,
@@ -212,12 +213,6 @@ class MixerSpeaker(Speaker):
         self._stop.set()
         self._queue.put(None)
         self._thread.join(START_TIMEOUT)
-
-    def __enter__(self) -> MixerSpeaker:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # ------------------------------------------------------------ the speaker thread
 

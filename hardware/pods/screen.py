@@ -21,7 +21,7 @@ from PIL import Image
 from podproto import wire
 
 from ..base import SCREEN_SIZE, Buzzer, SeatScreen, Vibrator
-from ..drivers.oled import BLANK_FRAME, Controller, page_bytes, plan
+from ..drivers.oled import BLANK_FRAME, Addressing, page_bytes, plan
 from ..tunes import tune, vibration
 
 log = logging.getLogger(__name__)
@@ -32,14 +32,14 @@ Send = Callable[[int, bytes], bool]  # (kind, payload) -> sent
 
 
 @dataclass(frozen=True)
-class _LinkCost(Controller):
+class _LinkCost(Addressing):
     """Windows priced in link bytes: the window header and its data."""
 
     def size_cost(self, size: int) -> int:
         return WINDOW_HEADER + size
 
 
-LINK = _LinkCost("pod-link", build=None, address_bytes=WINDOW_HEADER, multi_page=True)
+LINK = _LinkCost("pod-link", address_bytes=WINDOW_HEADER, multi_page=True)
 
 
 class PodScreen(SeatScreen):

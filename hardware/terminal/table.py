@@ -33,6 +33,7 @@ from ..base import (
     TableHardware,
     Vibrator,
 )
+from ..closing import Closing
 from ..tunes import felt_seconds, heard
 from .braille import braille_rows
 from .compose import Scene, SeatPanel, compose, grid_size
@@ -47,7 +48,7 @@ ENTER_SCREEN = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J"
 LEAVE_SCREEN = "\x1b[?7h\x1b[?25h\x1b[?1049l"
 
 
-class TerminalTable:
+class TerminalTable(Closing):
     """The terminal as a whole table; a context manager that restores the terminal on close.
 
     ``size`` (columns, lines) replaces the output's measured size, for tests.
@@ -120,12 +121,6 @@ class TerminalTable:
     def close(self) -> None:
         self._resources.close()
 
-    def __enter__(self) -> TerminalTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # ------------------------------------------------------------ called by screens, buzzer
 
     def _draw_seat(self, seat: int, rows: list[str] | None) -> None:
@@ -190,7 +185,8 @@ class TerminalTable:
         if self._size is not None:
             return self._size
         try:
-            return tuple(os.get_terminal_size(self._out.fileno()))
+            size = os.get_terminal_size(self._out.fileno())
+            return size.columns, size.lines
         except (AttributeError, OSError, ValueError):
             return FALLBACK_SIZE
 

@@ -19,6 +19,7 @@ from typing import Protocol
 import pygame
 from PIL import Image
 
+from ..closing import Closing
 from ..exc import WindowError
 
 START_TIMEOUT = 10.0
@@ -42,7 +43,7 @@ class Scene(Protocol):
         """When an animation next needs a frame, or None while nothing moves."""
 
 
-class PygameLoop:
+class PygameLoop(Closing):
     """A window (or the whole screen) showing ``scene``; a context manager that closes it."""
 
     def __init__(
@@ -86,12 +87,6 @@ class PygameLoop:
         self._stopping = True
         self._post(WAKE)
         self._thread.join(START_TIMEOUT)
-
-    def __enter__(self) -> PygameLoop:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _post(self, kind: int) -> None:
         with contextlib.suppress(pygame.error):  # after close there is nothing left to wake

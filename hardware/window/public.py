@@ -173,8 +173,8 @@ def _code(surface: pygame.Surface, code: Code, area: pygame.Rect) -> None:
     cell = max(1, side // len(modules))
     left = area.centerx - cell * len(modules) // 2
     top = area.bottom - cell * len(modules)
-    for r, row in enumerate(modules):
-        for c, dark in enumerate(row):
+    for r, cells in enumerate(modules):
+        for c, dark in enumerate(cells):
             colour = QR_DARK if dark else QR_LIGHT
             surface.fill(colour, (left + c * cell, top + r * cell, cell, cell))
 

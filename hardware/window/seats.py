@@ -93,8 +93,8 @@ def draw_panel(canvas: pygame.Surface, layout: PanelLayout, oled: pygame.Surface
     for name in ButtonName:
         rect, down = layout.button(name), is_down(name)
         pygame.draw.rect(canvas, BUTTON_DOWN if down else BUTTON_UP, rect, border_radius=8)
-        label = font(24).render(name.name, True, PANEL if down else LABEL)
-        canvas.blit(label, label.get_rect(center=rect.center))
+        caption = font(24).render(name.name, True, PANEL if down else LABEL)
+        canvas.blit(caption, caption.get_rect(center=rect.center))
     hint = font(18).render(key_hint(layout.seat), True, HINT)
     canvas.blit(hint, (layout.oled.left, layout.button(ButtonName.ACT).bottom + 8))
 

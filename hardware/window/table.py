@@ -16,11 +16,22 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from functools import partial
 
 import pygame
 from PIL import Image
 
-from ..base import ButtonEdge, Buzzer, QuitRequested, SeatHardware, Sink, TableHardware, Vibrator
+from ..base import (
+    ButtonEdge,
+    ButtonName,
+    Buzzer,
+    QuitRequested,
+    SeatHardware,
+    Sink,
+    TableHardware,
+    Vibrator,
+)
+from ..closing import Closing
 from ..tunes import felt_seconds, heard
 from .input import ButtonLatch, Holder, SeatButton, key_button
 from .loop import PygameLoop
@@ -157,9 +168,12 @@ class WindowScene:
         for seat, layout in self.panels.items():
             shake = (3 if int(now * FPS) % 2 else -3) if self.felt(seat, now) else None
             draw_panel(canvas, layout, self._oled(seat, frames[seat]),
-                       lambda name, seat=seat: self.latch.is_down((seat, name)), shake)
+                       partial(self._button_down, seat), shake)
         line = font(22).render(self.status_text()[:160], True, INK)
         canvas.blit(line, (12, self.size[1] - STATUS_HEIGHT + 8))
+
+    def _button_down(self, seat: int, name: ButtonName) -> bool:
+        return self.latch.is_down((seat, name))
 
     def _oled(self, seat: int, frame: Image.Image | None) -> pygame.Surface | None:
         """The scaled OLED, converted again only when its frame changed."""
@@ -209,7 +223,7 @@ class WindowVibrator(Vibrator):
         self._wake()
 
 
-class WindowTable:
+class WindowTable(Closing):
     """The emulator window as a whole table; a context manager that closes the window."""
 
     def __init__(
@@ -243,12 +257,6 @@ class WindowTable:
 
     def close(self) -> None:
         self._loop.close()
-
-    def __enter__(self) -> WindowTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _keep_frame(self, seat: int, image: Image.Image | None) -> None:
         self.scene.keep_frame(seat, image)
