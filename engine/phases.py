@@ -153,6 +153,13 @@ def over_phase(view: View) -> Phase:
     return Phase(offer=offer_nothing, rules={}, view=view)
 
 
+def answered(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
+    """A press that is the seat's whole answer to the phase (Ready, Done, Pass): the phase
+    stops waiting for the seat, and nothing else happens."""
+    state.acted(seat)
+    return []
+
+
 class PhasedState(State):
     """A :class:`State` run by a table of phases.
 

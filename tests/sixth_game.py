@@ -16,7 +16,16 @@ from collections.abc import Mapping, Sequence
 from engine.api import Action, Effect, Narrate, Reveal, SeatView, SecretFace
 from engine.cues import Tune
 from engine.dealing import deal_one_each
-from engine.phases import EVERY_SEAT, OVER, Phase, PhasedGame, PhasedState, Waits, over_phase
+from engine.phases import (
+    EVERY_SEAT,
+    OVER,
+    Phase,
+    PhasedGame,
+    PhasedState,
+    Waits,
+    answered,
+    over_phase,
+)
 from engine.registry import register
 from engine.rng import SeededRandom
 
@@ -53,11 +62,6 @@ def offer_look(state: HighCardState, seat: int) -> list[Action]:
     return [Action("ready", READY)] if seat in state.waiting_for else []
 
 
-def say_ready(state: HighCardState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.acted(seat)
-    return []
-
-
 # --- decide: in turn, stay in or fold -------------------------------------------------------
 
 
@@ -67,11 +71,6 @@ def first_decides(state: HighCardState, now: float) -> list[Effect]:
 
 def offer_decide(state: HighCardState, seat: int) -> list[Action]:
     return [Action("stay", STAY), Action("fold", FOLD)] if seat in state.awaited() else []
-
-
-def stay(state: HighCardState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.acted(seat)
-    return []
 
 
 def fold(state: HighCardState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -109,9 +108,9 @@ def _secret(state: HighCardState, seat: int | None) -> SecretFace | None:
 
 
 PHASES: dict[str, Phase] = {
-    "look": Phase(offer=offer_look, rules={"ready": say_ready}, view=view_play,
+    "look": Phase(offer=offer_look, rules={"ready": answered}, view=view_play,
                   waits=EVERY_SEAT, next="decide"),
-    "decide": Phase(offer=offer_decide, rules={"stay": stay, "fold": fold}, view=view_play,
+    "decide": Phase(offer=offer_decide, rules={"stay": answered, "fold": fold}, view=view_play,
                     begin=first_decides, waits=Waits(lambda state: state.seats, in_turn=True),
                     end=show_cards),
     OVER: over_phase(view_over),

@@ -23,6 +23,7 @@ from engine.phases import (
     PhasedGame,
     PhasedState,
     Waits,
+    answered,
     over_phase,
 )
 
@@ -49,11 +50,6 @@ def say(text: str):
 
 def offer_ack(state: ToyState, seat: int) -> list[Action]:
     return [Action("ack", "OK")] if seat in state.awaited() else []
-
-
-def ack(state: ToyState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.acted(seat)
-    return []
 
 
 def offer_count(state: ToyState, seat: int) -> list[Action]:
@@ -98,15 +94,15 @@ def view(state: ToyState, seat: int | None, now: float) -> SeatView:
 
 
 PHASES: dict[str, Phase] = {
-    "all": Phase(offer=offer_ack, rules={"ack": ack}, view=view, waits=EVERY_SEAT,
+    "all": Phase(offer=offer_ack, rules={"ack": answered}, view=view, waits=EVERY_SEAT,
                  end=say("all ready"), next="in_turn"),
-    "in_turn": Phase(offer=offer_ack, rules={"ack": ack}, view=view, begin=say("in turn"),
+    "in_turn": Phase(offer=offer_ack, rules={"ack": answered}, view=view, begin=say("in turn"),
                      waits=Waits(lambda s: tuple(reversed(s.seats)), in_turn=True),
                      next=lambda s: "count"),
     "count": Phase(offer=offer_count, rules={"add": add, "menu": open_menu}, view=view,
                    begin=make_tally, done=lambda s: s.data_of(Tally).total >= 3, next="last",
                    menus={"sure": Menu(offer_sure, {"back": back, "stop": stop})}),
-    "last": Phase(offer=offer_ack, rules={"ack": ack}, view=view, waits=EVERY_SEAT,
+    "last": Phase(offer=offer_ack, rules={"ack": answered}, view=view, waits=EVERY_SEAT,
                   end=finish),
     OVER: over_phase(view),
 }

@@ -33,12 +33,23 @@ ending that says so) or a hostage needed from an empty supply.
 
 from __future__ import annotations
 
-from engine.phases import EVERY_SEAT, OVER, Hook, Menu, Offer, Phase, Rule, View, over_phase
+from engine.phases import (
+    EVERY_SEAT,
+    OVER,
+    Hook,
+    Menu,
+    Offer,
+    Phase,
+    Rule,
+    View,
+    answered,
+    over_phase,
+)
 
 from . import setup, turns, views
 from .setup import HOST, waiting_for_others
 from .text import Step
-from .turns import ON_TURN, buttons, close_menu, open_list, open_menu, step_done, whose_turn
+from .turns import ON_TURN, buttons, close_menu, open_list, open_menu, whose_turn
 
 
 def host_counts(offer: Offer, counted: Rule, view: View, begin: Hook, end: Hook,
@@ -51,34 +62,34 @@ def host_counts(offer: Offer, counted: Rule, view: View, begin: Hook, end: Hook,
 
 PHASES: dict[str, Phase] = {
     # --- setup
-    Step.PREPARE: Phase(setup.offer_prepare, {"ready": setup.ready}, views.prepare_view,
+    Step.PREPARE: Phase(setup.offer_prepare, {"ready": answered}, views.prepare_view,
                         why_not=waiting_for_others, waits=EVERY_SEAT, next=Step.PILES),
     Step.PILES: host_counts(setup.offer_pile_count, setup.pile_counted, views.pile_count_view,
                             begin=setup.count_piles, end=setup.draw_picks, after=Step.PICKS),
-    Step.PICKS: Phase(setup.offer_picks, {"taken": setup.ready}, views.picks_view,
+    Step.PICKS: Phase(setup.offer_picks, {"taken": answered}, views.picks_view,
                       why_not=waiting_for_others, waits=HOST, next=Step.SUPPLY),
     Step.SUPPLY: host_counts(setup.offer_pool_count, setup.pool_counted, views.pool_count_view,
                              begin=setup.count_pools, end=setup.fill_supply,
                              after=Step.DEAL_NEMESES),
-    Step.DEAL_NEMESES: Phase(setup.offer_deal_nemeses, {"ready": setup.ready},
+    Step.DEAL_NEMESES: Phase(setup.offer_deal_nemeses, {"ready": answered},
                              views.deal_nemeses_view, why_not=waiting_for_others,
                              begin=setup.lay_out_nemeses, waits=EVERY_SEAT, next=Step.DISPLAY),
     # --- 1 Income
     Step.DISPLAY: Phase(turns.offer_display,
-                        {"more": turns.add_card, "clear": turns.clear_display, "done": step_done},
+                        {"more": turns.add_card, "clear": turns.clear_display, "done": answered},
                         views.display_view, why_not=whose_turn,
                         begin=turns.start_turn, waits=ON_TURN, next=Step.INCOME),
-    Step.INCOME: Phase(buttons(("next", "Next: Patrol")), {"next": step_done},
+    Step.INCOME: Phase(buttons(("next", "Next: Patrol")), {"next": answered},
                        views.income_view, why_not=whose_turn, waits=ON_TURN, next=Step.PATROL),
     # --- 2 Patrol
     Step.PATROL: Phase(buttons(("next", "Henchman chosen")), {"next": turns.henchman_in},
                        views.patrol_view, why_not=whose_turn, waits=ON_TURN,
                        next=Step.HOSTAGES),
-    Step.HOSTAGES: Phase(turns.offer_hostages, {"take": turns.take_hostage, "done": step_done},
+    Step.HOSTAGES: Phase(turns.offer_hostages, {"take": turns.take_hostage, "done": answered},
                          views.hostages_view, why_not=whose_turn,
                          begin=turns.hold_hostages, waits=ON_TURN, next=turns.after_hostages),
     Step.COPS: Phase(buttons(("skip", "No cops"), ("cops", "Call the Cops...")),
-                     {"skip": step_done, "cops": open_list(Step.COPS_PICK)},
+                     {"skip": answered, "cops": open_list(Step.COPS_PICK)},
                      views.with_menus(views.note_view, {Step.COPS_PICK: views.villains_view}),
                      why_not=whose_turn, begin=turns.list_villains, waits=ON_TURN,
                      next=Step.SUPPORT,
@@ -86,13 +97,13 @@ PHASES: dict[str, Phase] = {
                                                  {"remove": turns.call_the_cops,
                                                   "more": turns.next_page, "cancel": close_menu})}),
     # --- 3 Support, 4 Equip
-    Step.SUPPORT: Phase(buttons(("next", "Next: Equip")), {"next": step_done},
+    Step.SUPPORT: Phase(buttons(("next", "Next: Equip")), {"next": answered},
                         views.support_view, why_not=whose_turn, waits=ON_TURN, next=Step.EQUIP),
-    Step.EQUIP: Phase(buttons(("next", "Next: Crime-fight")), {"next": step_done},
+    Step.EQUIP: Phase(buttons(("next", "Next: Crime-fight")), {"next": answered},
                       views.equip_view, why_not=whose_turn, waits=ON_TURN, next=Step.FIGHT),
     # --- 5 Crime-fighting
     Step.FIGHT: Phase(turns.offer_fight,
-                      {"rescue": open_list(Step.RESCUE_PICK), "done": step_done,
+                      {"rescue": open_list(Step.RESCUE_PICK), "done": answered,
                        "nemesis": open_menu(Step.NEMESIS)},
                       views.with_menus(views.villains_view,
                                        {Step.RESCUE_CIV: views.rescue_civ_view,
@@ -114,13 +125,13 @@ PHASES: dict[str, Phase] = {
     Step.TROPHY: Phase(buttons(("done", "No more icons"), ("trophy:$", "+1 $ trophy"),
                                ("trophy:Community", "+1 Community trophy"),
                                ("trophy:Family", "+1 Family trophy")),
-                       {"done": step_done, "trophy": turns.add_trophy},
+                       {"done": answered, "trophy": turns.add_trophy},
                        views.note_view, why_not=whose_turn, waits=ON_TURN,
                        next=turns.arrival_or_fight),
-    Step.ARRIVE: Phase(turns.offer_arrive, {"none": step_done, "arrive": turns.arch_villain_in},
+    Step.ARRIVE: Phase(turns.offer_arrive, {"none": answered, "arrive": turns.arch_villain_in},
                        views.note_view, why_not=whose_turn, waits=ON_TURN, next=Step.FIGHT),
     # --- 6 Recoup
-    Step.RECOUP: Phase(buttons(("end", "End turn")), {"end": step_done},
+    Step.RECOUP: Phase(buttons(("end", "End turn")), {"end": answered},
                        views.note_view, why_not=whose_turn,
                        waits=ON_TURN, end=turns.pass_the_turn, next=Step.DISPLAY),
     OVER: over_phase(views.over_view),

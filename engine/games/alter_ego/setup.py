@@ -44,11 +44,6 @@ def offer_deal_nemeses(state: AlterEgoState, seat: int) -> list[Action]:
     return [Action("ready", "Took my Nemesis", True)] if seat in state.waiting_for else []
 
 
-def ready(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.acted(seat)
-    return []
-
-
 def lay_out_nemeses(state: AlterEgoState, now: float) -> list[Effect]:
     text = (f"Shuffle the Nemesis cards, then lay {len(state.seats)} face down in a row;"
             " PEEK: which is yours.")

@@ -165,12 +165,6 @@ def arrival_or_fight(state: AlterEgoState) -> str:
 # --------------------------------------------------------------------------- rules
 
 
-def step_done(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    """Next, Done, No cops...: the step is over and the table names the one after it."""
-    state.acted(seat)
-    return []
-
-
 def open_list(menu: Step) -> Rule:
     """Open a list of villains (Call the Cops..., Rescue..., Back), from its first page."""
     def opened(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:

@@ -33,6 +33,7 @@ from engine.phases import (
     Rule,
     View,
     Waits,
+    answered,
     nothing_happens,
     over_phase,
 )
@@ -55,7 +56,7 @@ IN_TURN_GREEN = Waits(turns.green_in_order, in_turn=True)
 PHASES: dict[str, Phase] = {
     "setup": Phase(
         offer=setup.offer_ready,
-        rules={"ready": setup.ready},
+        rules={"ready": answered},
         view=views.view_setup,
         why_not=views.refusal,
         waits=EVERY_SEAT,
@@ -68,23 +69,23 @@ PHASES: dict[str, Phase] = {
         next="hidden",
     ),
     "hidden": contest_step(
-        turns.offer_hidden, {"played": turns.step_done}, views.view_hidden,
+        turns.offer_hidden, {"played": answered}, views.view_hidden,
         begin=turns.start_round,
         waits=IN_TURN_GREEN,
         next="reveal",
     ),
     "reveal": contest_step(
-        turns.offer_reveal, {"revealed": turns.step_done}, views.view_reveal,
+        turns.offer_reveal, {"revealed": answered}, views.view_reveal,
         waits=IN_TURN_GREEN,
         next="hold",
     ),
     "hold": contest_step(
-        turns.offer_hold, {"hold": turns.hold, "intensify": turns.step_done}, views.view_hold,
+        turns.offer_hold, {"hold": turns.hold, "intensify": answered}, views.view_hold,
         waits=IN_TURN_GREEN,
         next=turns.after_hold,
     ),
     "collect": contest_step(
-        turns.offer_collect, {"collected": turns.step_done}, views.view_collect,
+        turns.offer_collect, {"collected": answered}, views.view_collect,
         begin=turns.start_collection,
         waits=Waits(turns.participants),
         next="cleanup",

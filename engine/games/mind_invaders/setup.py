@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.api import Action, Effect
+from engine.api import Action
 
 if TYPE_CHECKING:
     from .state import MindInvadersState
@@ -13,7 +13,3 @@ if TYPE_CHECKING:
 def offer_ready(state: MindInvadersState, seat: int) -> list[Action]:
     return [Action("ready", "Ready", True)] if seat in state.awaited() else []
 
-
-def ready(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.acted(seat)
-    return []

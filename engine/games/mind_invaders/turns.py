@@ -97,12 +97,6 @@ def block_card(state: MindInvadersState, seat: int, arg: str, now: float) -> lis
     return []
 
 
-def step_done(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    """The seat is done with the step (II, III, IV intensifying, or collection)."""
-    state.acted(seat)
-    return []
-
-
 def hold(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
     state.green.discard(seat)
     state.acted(seat)

@@ -38,6 +38,7 @@ from engine.phases import (
     Rule,
     View,
     Waits,
+    answered,
     nothing_happens,
     over_phase,
 )
@@ -88,7 +89,7 @@ def _turn_step(
 PHASES: dict[str, Phase] = {
     Step.DECK: Phase(
         offer=setup.offer_deck,
-        rules={"done": setup.mark_step_done, "ready": setup.mark_ready},
+        rules={"done": setup.mark_step_done, "ready": answered},
         view=views.deck_view,
         begin=setup.begin_deck,
         waits=EVERY_SEAT,

@@ -33,11 +33,6 @@ def mark_step_done(state: StayingAliveState, seat: int, arg: str, now: float) ->
     return []
 
 
-def mark_ready(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.acted(seat)
-    return []
-
-
 def call_the_lookout(state: StayingAliveState, now: float) -> list[Effect]:
     return [Narrate(f"Seat {state.lookout()}, the Lookout, flips to start")]
 

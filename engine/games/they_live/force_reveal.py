@@ -45,12 +45,6 @@ def offer_force(state: TheyLiveState, seat: int) -> list[Action]:
     return actions
 
 
-def pass_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    """Once every living seat has passed, the next wave starts."""
-    state.acted(seat)
-    return []
-
-
 def call_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
     state.open_menu(seat, MenuName.ACCUSE)
     return []

@@ -37,7 +37,7 @@ phase; each has its "Cancel".
 
 from __future__ import annotations
 
-from engine.phases import EVERY_SEAT, OVER, Menu, Phase, Waits, offer_nothing, over_phase
+from engine.phases import EVERY_SEAT, OVER, Menu, Phase, Waits, answered, offer_nothing, over_phase
 
 from . import check, force_reveal, menus, setup, turns, views
 from .menus import MenuName, Verb
@@ -74,7 +74,7 @@ PHASES: dict[str, Phase] = {
     ),
     PhaseName.IDENTITY: Phase(
         offer=setup.offer_identity,
-        rules={"done": setup.identity_seen, "change": setup.change_values,
+        rules={"done": answered, "change": setup.change_values,
                "+1": setup.raise_value, "-1": setup.lower_value,
                "ok": setup.accept_changed_value},
         view=views.on_screen(views.view_identity),
@@ -136,7 +136,7 @@ PHASES: dict[str, Phase] = {
     ),
     PhaseName.FORCE: Phase(
         offer=force_reveal.offer_force,
-        rules={"pass": force_reveal.pass_reveal, "call": force_reveal.call_reveal},
+        rules={"pass": answered, "call": force_reveal.call_reveal},
         view=views.on_screen(views.view_force),
         begin=force_reveal.offer_call,
         waits=EVERY_LIVING_SEAT,

@@ -227,7 +227,3 @@ def accept_changed_value(state: TheyLiveState, seat: int, arg: str,
         start_at_full_health(state, now)
     return effects
 
-
-def identity_seen(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.acted(seat)
-    return []
