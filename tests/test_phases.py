@@ -7,7 +7,6 @@ its way back, phase data made on entry, and an ``end`` that finishes the game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pytest
@@ -35,61 +34,54 @@ class Tally:
     total: int = 0
 
 
-class ToyState(PhasedState):
-    def __init__(self, seats: Sequence[int], options: Mapping[str, str], seed: bytes) -> None:
-        super().__init__(seats, options, seed)
-        self.log: list[str] = []
-
-
 def say(text: str):
-    def hook(state: ToyState, now: float) -> list[Effect]:
-        state.log.append(text)
+    def hook(state: PhasedState, now: float) -> list[Effect]:
         return [Narrate(text)]
     return hook
 
 
-def offer_ack(state: ToyState, seat: int) -> list[Action]:
+def offer_ack(state: PhasedState, seat: int) -> list[Action]:
     return [Action("ack", "OK")] if seat in state.awaited() else []
 
 
-def offer_count(state: ToyState, seat: int) -> list[Action]:
+def offer_count(state: PhasedState, seat: int) -> list[Action]:
     return [Action("add", "+1"), Action("menu", "Menu...")]
 
 
-def add(state: ToyState, seat: int, arg: str, now: float) -> list[Effect]:
+def add(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
     state.data_of(Tally).total += 1
     return []
 
 
-def open_menu(state: ToyState, seat: int, arg: str, now: float) -> list[Effect]:
+def open_menu(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
     state.open_menu(seat, "sure", arg)
     return []
 
 
-def offer_sure(state: ToyState, seat: int) -> list[Action]:
+def offer_sure(state: PhasedState, seat: int) -> list[Action]:
     return [Action("back", "Back"), Action("stop", "Stop now")]
 
 
-def back(state: ToyState, seat: int, arg: str, now: float) -> list[Effect]:
+def back(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
     state.close_menu(seat)
     return []
 
 
-def stop(state: ToyState, seat: int, arg: str, now: float) -> list[Effect]:
+def stop(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
     return state.set_phase("last", now)
 
 
-def make_tally(state: ToyState, now: float) -> list[Effect]:
+def make_tally(state: PhasedState, now: float) -> list[Effect]:
     if state.data is None:  # a rule that set the phase may have brought its data
         state.data = Tally()
     return []
 
 
-def finish(state: ToyState, now: float) -> list[Effect]:
+def finish(state: PhasedState, now: float) -> list[Effect]:
     return state.finish("Done", Tune.END)
 
 
-def view(state: ToyState, seat: int | None, now: float) -> SeatView:
+def view(state: PhasedState, seat: int | None, now: float) -> SeatView:
     return SeatView(state.phase)
 
 
@@ -114,12 +106,12 @@ class Toy(PhasedGame):
     min_players = 2
     max_players = 3
     phases = PHASES
-    state_class = ToyState
+    state_class = PhasedState
 
 
-def new() -> ToyState:
+def new() -> PhasedState:
     state = Toy().new_state((1, 2, 3), {}, b"seed")
-    assert isinstance(state, ToyState)
+    assert isinstance(state, PhasedState)
     return state
 
 
@@ -147,7 +139,7 @@ def test_a_phase_in_turn_offers_one_seat_at_a_time_in_its_order() -> None:
     assert state.phase == "count"  # next chosen by a function
 
 
-def to_count() -> ToyState:
+def to_count() -> PhasedState:
     state = new()
     for seat in (1, 2, 3, 3, 2, 1):
         state.apply(seat, "ack", 0.0)
@@ -215,7 +207,7 @@ def test_a_phase_that_keeps_menus_keeps_a_seat_s_open_menu_it_also_has() -> None
 
     Keeping.phases = phases
     state = Keeping().new_state((1, 2), {}, b"seed")
-    assert isinstance(state, ToyState)
+    assert isinstance(state, PhasedState)
     state.apply(1, "menu", 0.0)
     state.set_phase("last", 0.0)
     assert [a.id for a in state.legal_actions(1)] == ["back", "stop"]

@@ -33,23 +33,17 @@ ending that says so) or a hostage needed from an empty supply.
 
 from __future__ import annotations
 
-from engine.phases import (
-    EVERY_SEAT,
-    OVER,
-    Hook,
-    Menu,
-    Offer,
-    Phase,
-    Rule,
-    View,
-    answered,
-    over_phase,
-)
+from typing import TYPE_CHECKING
+
+from engine.phases import EVERY_SEAT, OVER, Menu, Phase, answered, over_phase
 
 from . import setup, turns, views
 from .setup import HOST, waiting_for_others
 from .text import Step
 from .turns import ON_TURN, buttons, close_menu, open_list, open_menu, whose_turn
+
+if TYPE_CHECKING:
+    from engine.phases import Hook, Offer, Rule, View
 
 
 def host_counts(offer: Offer, counted: Rule, view: View, begin: Hook, end: Hook,

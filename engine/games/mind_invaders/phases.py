@@ -23,22 +23,14 @@ only in ``end``: a victory, an Alien unmasking the Human, the last one standing.
 
 from __future__ import annotations
 
-from engine.phases import (
-    EVERY_SEAT,
-    OVER,
-    Hook,
-    Next,
-    Offer,
-    Phase,
-    Rule,
-    View,
-    Waits,
-    answered,
-    nothing_happens,
-    over_phase,
-)
+from typing import TYPE_CHECKING
+
+from engine.phases import EVERY_SEAT, OVER, Phase, Waits, answered, nothing_happens, over_phase
 
 from . import anytime, setup, turns, views
+
+if TYPE_CHECKING:
+    from engine.phases import Hook, Next, Offer, Rule, View
 
 
 def contest_step(offer: Offer, rules: dict[str, Rule], view: View, *, waits: Waits,

@@ -31,12 +31,8 @@ from engine.games.staying_alive.steps import Step, TurnMenu
 from engine.phases import (
     EVERY_SEAT,
     OVER,
-    Hook,
     Menu,
-    Offer,
     Phase,
-    Rule,
-    View,
     Waits,
     answered,
     nothing_happens,
@@ -45,6 +41,7 @@ from engine.phases import (
 
 if TYPE_CHECKING:
     from engine.games.staying_alive.state import StayingAliveState
+    from engine.phases import Hook, Offer, Rule, View
 
 
 def seat_on_turn(state: StayingAliveState) -> list[int]:
