@@ -160,6 +160,15 @@ def answered(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect
     return []
 
 
+def opens(menu: str) -> Rule:
+    """The rule of a press that opens ``menu`` for the seat (Inspect..., Call reveal...),
+    on what the action's id names after its ``:`` (a target seat), if anything."""
+    def open_menu(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
+        state.open_menu(seat, menu, arg)
+        return []
+    return open_menu
+
+
 class PhasedState(State):
     """A :class:`State` run by a table of phases.
 

@@ -23,6 +23,7 @@ from engine.phases import (
     PhasedState,
     Waits,
     answered,
+    opens,
     over_phase,
 )
 
@@ -50,11 +51,6 @@ def offer_count(state: PhasedState, seat: int) -> list[Action]:
 
 def add(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
     state.data_of(Tally).total += 1
-    return []
-
-
-def open_menu(state: PhasedState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, "sure", arg)
     return []
 
 
@@ -91,7 +87,7 @@ PHASES: dict[str, Phase] = {
     "in_turn": Phase(offer=offer_ack, rules={"ack": answered}, view=view, begin=say("in turn"),
                      waits=Waits(lambda s: tuple(reversed(s.seats)), in_turn=True),
                      next=lambda s: "count"),
-    "count": Phase(offer=offer_count, rules={"add": add, "menu": open_menu}, view=view,
+    "count": Phase(offer=offer_count, rules={"add": add, "menu": opens("sure")}, view=view,
                    begin=make_tally, done=lambda s: s.data_of(Tally).total >= 3, next="last",
                    menus={"sure": Menu(offer_sure, {"back": back, "stop": stop})}),
     "last": Phase(offer=offer_ack, rules={"ack": answered}, view=view, waits=EVERY_SEAT,
@@ -195,9 +191,9 @@ def test_a_phase_that_keeps_menus_keeps_a_seat_s_open_menu_it_also_has() -> None
     """Entering a ``keeps_menus`` phase leaves a menu it declares open; any other closes."""
     sure = Menu(offer_sure, {"back": back})
     phases = {
-        "a": Phase(offer=offer_count, rules={"menu": open_menu, "ack": stop}, view=view,
+        "a": Phase(offer=offer_count, rules={"menu": opens("sure"), "ack": stop}, view=view,
                    menus={"sure": sure}),
-        "last": Phase(offer=offer_count, rules={"menu": open_menu}, view=view,
+        "last": Phase(offer=offer_count, rules={"menu": opens("sure")}, view=view,
                       menus={"sure": sure}, keeps_menus=True),
         OVER: over_phase(view),
     }
@@ -227,3 +223,13 @@ def test_set_phase_hands_the_new_phase_the_data_its_rule_made() -> None:
     state = to_count()
     state.set_phase("count", 0.0, Tally(total=2))
     assert state.data_of(Tally).total == 2  # count's begin makes a Tally only when none came
+
+
+def test_a_menu_opened_on_a_target_keeps_what_it_was_opened_on() -> None:
+    """``opens`` opens the menu on the text after the action id's ``:``."""
+    state = to_count()
+    state.apply(3, "menu", 0.0)
+    assert state.menus[3].name == "sure" and state.menus[3].arg == ""
+    state.close_menu(3)
+    opens("sure")(state, 3, "2", 0.0)
+    assert state.menus[3].arg == "2"

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.phases import EVERY_SEAT, OVER, Menu, Phase, answered, over_phase
+from engine.phases import EVERY_SEAT, OVER, Menu, Phase, answered, opens, over_phase
 
 from . import setup, turns, views
 from .setup import HOST, waiting_for_others
 from .text import Step
-from .turns import ON_TURN, buttons, close_menu, open_list, open_menu, whose_turn
+from .turns import ON_TURN, buttons, close_menu, open_list, whose_turn
 
 if TYPE_CHECKING:
     from engine.phases import Hook, Offer, Rule, View
@@ -98,7 +98,7 @@ PHASES: dict[str, Phase] = {
     # --- 5 Crime-fighting
     Step.FIGHT: Phase(turns.offer_fight,
                       {"rescue": open_list(Step.RESCUE_PICK), "done": answered,
-                       "nemesis": open_menu(Step.NEMESIS)},
+                       "nemesis": opens(Step.NEMESIS)},
                       views.with_menus(views.villains_view,
                                        {Step.RESCUE_CIV: views.rescue_civ_view,
                                         Step.NEMESIS: views.note_view}),

@@ -174,13 +174,6 @@ def open_list(menu: Step) -> Rule:
     return opened
 
 
-def open_menu(menu: Step) -> Rule:
-    def opened(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-        state.open_menu(seat, menu)
-        return []
-    return opened
-
-
 def close_menu(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
     """Back, Cancel: to the step the menu was opened from."""
     state.close_menu(seat)

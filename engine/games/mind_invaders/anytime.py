@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate, Reveal
 from engine.cues import Tune
-from engine.phases import Menu, OpenMenu, Rule
+from engine.phases import Menu, OpenMenu, Rule, opens
 
 from . import end
 from .cards import ORDINALS
@@ -71,26 +71,6 @@ def _offer_out(state: MindInvadersState, seat: int) -> list[Action]:
 
 
 # --- opening and closing the menus -----------------------------------------------------
-
-
-def open_investigation(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, MenuName.INVESTIGATE)
-    return []
-
-
-def choose_target(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, MenuName.TARGET, arg)
-    return []
-
-
-def open_victory(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, MenuName.VICTORY)
-    return []
-
-
-def open_elimination(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, MenuName.ELIMINATED)
-    return []
 
 
 def cancel_menu(state: MindInvadersState, seat: int, arg: str, now: float) -> list[Effect]:
@@ -158,13 +138,14 @@ def initiative_handover(order: list[int], seat: int) -> list[str]:
 # --- the anytime presses and their menus, as every contest step's table entry holds them ----
 
 OPENERS: dict[str, Rule] = {
-    "investigate": open_investigation,
-    "victory": open_victory,
-    "eliminated": open_elimination,
+    "investigate": opens(MenuName.INVESTIGATE),
+    "victory": opens(MenuName.VICTORY),
+    "eliminated": opens(MenuName.ELIMINATED),
 }
 
 MENUS: dict[str, Menu] = {
-    MenuName.INVESTIGATE: Menu(_offer_targets, {"target": choose_target, "cancel": cancel_menu}),
+    MenuName.INVESTIGATE: Menu(_offer_targets,
+                               {"target": opens(MenuName.TARGET), "cancel": cancel_menu}),
     MenuName.TARGET: Menu(_offer_reveal, {"reveal": reveal_character, "cancel": cancel_menu}),
     MenuName.VICTORY: Menu(_offer_win, {"win": declare_victory, "cancel": cancel_menu}),
     MenuName.ELIMINATED: Menu(_offer_out, {"out": leave_the_game, "cancel": cancel_menu}),

@@ -36,6 +36,7 @@ from engine.phases import (
     Waits,
     answered,
     nothing_happens,
+    opens,
     over_phase,
 )
 
@@ -108,7 +109,7 @@ PHASES: dict[str, Phase] = {
             "lose": turns.lose_one,
             "gain": turns.gain_one,
             "swap": turns.swap_role_left,
-            "more": turns.open_more,
+            "more": opens(TurnMenu.MORE),
         },
         begin=turns.begin_turn,
         next=Step.CHECK,
@@ -122,7 +123,7 @@ PHASES: dict[str, Phase] = {
         {
             "check": turns.check_strain,
             "stay": turns.stay,
-            "escape": turns.open_escape,
+            "escape": opens(TurnMenu.ESCAPE),
         },
         end=turns.pass_turn,
         next=Step.PLAY,

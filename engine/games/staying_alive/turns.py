@@ -16,7 +16,7 @@ from engine.api import Action, Buzz, Effect, Narrate
 from engine.cues import Tune
 from engine.games.staying_alive import end
 from engine.games.staying_alive.cards import LOOKOUT, MODULES, STRAIN_LIMIT
-from engine.games.staying_alive.steps import PlayData, TurnMenu
+from engine.games.staying_alive.steps import PlayData
 
 if TYPE_CHECKING:
     from engine.games.staying_alive.state import StayingAliveState
@@ -136,16 +136,6 @@ def why_not_in_play(state: StayingAliveState, seat: int, action_id: str) -> str:
 def end_actions(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
     """"End turn": the actions are over; the strain check closes the turn."""
     state.acted(seat)
-    return []
-
-
-def open_more(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, TurnMenu.MORE)
-    return []
-
-
-def open_escape(state: StayingAliveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, TurnMenu.ESCAPE)
     return []
 
 

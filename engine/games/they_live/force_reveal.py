@@ -16,7 +16,7 @@ from engine.votes import Vote
 
 from .cards import INVADER
 from .end import kill
-from .menus import MenuName, Verb, targets, undoable_cancel
+from .menus import Verb, targets, undoable_cancel
 from .state import PhaseName
 from .text import identity_phrase
 
@@ -43,11 +43,6 @@ def offer_force(state: TheyLiveState, seat: int) -> list[Action]:
     if state.accusable(seat):
         actions.append(Action("call", "Call reveal..."))
     return actions
-
-
-def call_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, MenuName.ACCUSE)
-    return []
 
 
 def offer_accuse(state: TheyLiveState, seat: int) -> list[Action]:

@@ -63,12 +63,6 @@ def undoable_cancel() -> Action:
 # --- Hoffman Lenses -----------------------------------------------------------------------------
 
 
-def open_lenses(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    """"Inspect..." opens the list of CRITICAL seats."""
-    state.open_menu(seat, MenuName.INSPECT)
-    return []
-
-
 def offer_lenses(state: TheyLiveState, seat: int) -> list[Action]:
     return [*targets(state, Verb.INSPECT, state.inspect_targets(seat)), undoable_cancel()]
 
@@ -89,19 +83,9 @@ def use_lenses(state: TheyLiveState, seat: int, target: str, now: float) -> list
 # a Cancel does, so the table's Undo must not tell the two apart either.
 
 
-def open_self_reveal(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, MenuName.REVEAL)
-    return []
-
-
 def offer_reveal(state: TheyLiveState, seat: int) -> list[Action]:
     return [Action(Verb.CANCEL.value, "Cancel"),
             Action(Verb.REVEAL_SURE.value, "Reveal: Invader")]
-
-
-def ask_again(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.open_menu(seat, MenuName.REVEAL_SURE)
-    return []
 
 
 def offer_reveal_sure(state: TheyLiveState, seat: int) -> list[Action]:

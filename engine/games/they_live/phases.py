@@ -37,7 +37,17 @@ phase; each has its "Cancel".
 
 from __future__ import annotations
 
-from engine.phases import EVERY_SEAT, OVER, Menu, Phase, Waits, answered, offer_nothing, over_phase
+from engine.phases import (
+    EVERY_SEAT,
+    OVER,
+    Menu,
+    Phase,
+    Waits,
+    answered,
+    offer_nothing,
+    opens,
+    over_phase,
+)
 
 from . import check, force_reveal, menus, setup, turns, views
 from .menus import MenuName, Verb
@@ -115,8 +125,8 @@ PHASES: dict[str, Phase] = {
             "area": turns.take_area,
             "unarea": turns.give_up_area,
             "roll": turns.roll_die,
-            Verb.INSPECT: menus.open_lenses,
-            Verb.REVEAL: menus.open_self_reveal,
+            Verb.INSPECT: opens(MenuName.INSPECT),
+            Verb.REVEAL: opens(MenuName.REVEAL),
         },
         view=views.on_screen(views.view_turns),
         why_not=turns.not_your_turn,
@@ -127,7 +137,7 @@ PHASES: dict[str, Phase] = {
             MenuName.INSPECT: Menu(menus.offer_lenses, {
                 Verb.INSPECT: menus.use_lenses, Verb.CANCEL: menus.cancel}),
             MenuName.REVEAL: Menu(menus.offer_reveal, {
-                Verb.REVEAL_SURE: menus.ask_again, Verb.CANCEL: menus.cancel}),
+                Verb.REVEAL_SURE: opens(MenuName.REVEAL_SURE), Verb.CANCEL: menus.cancel}),
             MenuName.REVEAL_SURE: Menu(menus.offer_reveal_sure, {
                 Verb.REVEAL_NOW: menus.self_reveal, Verb.CANCEL: menus.cancel}),
             MenuName.DEATH: Menu(turns.offer_death, {
@@ -136,7 +146,7 @@ PHASES: dict[str, Phase] = {
     ),
     PhaseName.FORCE: Phase(
         offer=force_reveal.offer_force,
-        rules={"pass": answered, "call": force_reveal.call_reveal},
+        rules={"pass": answered, "call": opens(MenuName.ACCUSE)},
         view=views.on_screen(views.view_force),
         begin=force_reveal.offer_call,
         waits=EVERY_LIVING_SEAT,
