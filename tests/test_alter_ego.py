@@ -349,12 +349,18 @@ def test_ending_game_goes_on_while_an_arch_villain_remains() -> None:
     assert not state.is_terminal() and state.view(None, 0.0).lines[2] == "AV: 1 in, 2/3 down"
 
 
-def test_ending_personal_victories_are_named() -> None:
-    """Ending 2: all win together; seats that beat their Nemesis win a Personal Victory."""
-    state = set_up(new_game(3, 10, "personal"))
+def at_the_fight(players: int, number: int, ending: str) -> AlterEgoState:
+    """A game set up, its first turn at the fight with a henchman in: the endings' start."""
+    state = set_up(new_game(players, number, ending))
     enter_display(state)
     bring_henchman(state)
     to_fight(state)
+    return state
+
+
+def test_ending_personal_victories_are_named() -> None:
+    """Ending 2: all win together; seats that beat their Nemesis win a Personal Victory."""
+    state = at_the_fight(3, 10, "personal")
     hero = state.current
     press(state, hero, "nemesis", "confirm", "done", "end")
     defeat_arch_villains(state)
@@ -365,10 +371,7 @@ def test_ending_personal_victories_are_named() -> None:
 
 def test_ending_all_nemeses_needed_or_the_nemeses_win() -> None:
     """Ending 3: with a Nemesis still undefeated, the last Arch Villain's fall is a loss."""
-    state = set_up(new_game(2, 11, "all-nemeses"))
-    enter_display(state)
-    bring_henchman(state)
-    to_fight(state)
+    state = at_the_fight(2, 11, "all-nemeses")
     press(state, state.current, "nemesis", "confirm", "done", "end")
     effects = defeat_arch_villains(state)
     assert state.result() == "Lose: the Nemeses not defeated overtake Crime City"
@@ -377,10 +380,7 @@ def test_ending_all_nemeses_needed_or_the_nemeses_win() -> None:
 
 def test_ending_first_nemesis_ends_the_game_for_that_seat() -> None:
     """Ending 4: the first Nemesis defeated ends the game; that seat wins."""
-    state = set_up(new_game(3, 12, "first-nemesis"))
-    enter_display(state)
-    bring_henchman(state)
-    to_fight(state)
+    state = at_the_fight(3, 12, "first-nemesis")
     hero = state.current
     effects = press(state, hero, "nemesis", "confirm")
     assert state.result() == f"Seat {hero} wins: their Nemesis is defeated"

@@ -7,6 +7,7 @@ import pytest
 from engine.api import GameOver, Reveal, Vibrate
 from engine.exc import IllegalAction, SetupError
 from engine.games.heroes.cards import HEROES, MONSTERS, monster_entries
+from engine.games.heroes.state import HeroesState
 
 from .test_heroes_support import (
     everyone_passes,
@@ -127,14 +128,20 @@ def test_true_knight_challenged_is_replaced_and_still_copies() -> None:
     assert state.table.hand(2) == ["Bard"]
 
 
-def test_giant_cancels_a_goblin_theft() -> None:
-    """The target announces the Giant; unchallenged, the Gem stays where it is."""
+def goblin_aims_at_seat_2() -> HeroesState:
+    """Seat 1 claims the Goblin unchallenged and aims its theft at seat 2 (2 Gems)."""
     state = started(3)
     rig(state, {1: "Goblin", 2: "Troll", 3: "Elf"}, top=["Dwarf"])
     set_tokens(state, 2, gems=2)
     press(state, 1, "power", "discard:1", "claim:Goblin", "use:goblin_steal")
     everyone_passes(state)
     press(state, 1, "target:2")
+    return state
+
+
+def test_giant_cancels_a_goblin_theft() -> None:
+    """The target announces the Giant; unchallenged, the Gem stays where it is."""
+    state = goblin_aims_at_seat_2()
     assert state.active_seats() == {2} and ids(state, 2) == ["allow", "giant"]
     press(state, 2, "giant")
     assert state.active_seats() == {1, 3}
@@ -144,12 +151,7 @@ def test_giant_cancels_a_goblin_theft() -> None:
 
 def test_false_giant_caught_loses_a_life_and_the_theft_happens() -> None:
     """A challenged false Giant loses a Life Point and the Goblin still steals."""
-    state = started(3)
-    rig(state, {1: "Goblin", 2: "Troll", 3: "Elf"}, top=["Dwarf"])
-    set_tokens(state, 2, gems=2)
-    press(state, 1, "power", "discard:1", "claim:Goblin", "use:goblin_steal")
-    everyone_passes(state)
-    press(state, 1, "target:2")
+    state = goblin_aims_at_seat_2()
     press(state, 2, "giant")
     press(state, 1, "challenge")
     assert state.table.purses[2].life == 1

@@ -97,12 +97,8 @@ PHASES: dict[str, Phase] = {
 
 
 class Toy(PhasedGame):
-    key = "toy"
-    name = "Toy"
-    min_players = 2
-    max_players = 3
-    phases = PHASES
-    state_class = PhasedState
+    key, name, min_players, max_players = "toy", "Toy", 2, 3
+    phases, state_class = PHASES, PhasedState
 
 
 def new() -> PhasedState:
