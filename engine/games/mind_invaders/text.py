@@ -7,15 +7,11 @@ so the views, the reveals and the secrets all name a Character through it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.data import known
 from engine.text import fit
 
 from .cards import DATA, Character
-
-if TYPE_CHECKING:
-    from .state import MindInvadersState
 
 
 def character_phrase(seat: int, kind: Character) -> str:
@@ -52,7 +48,7 @@ def seat_list(seats: Sequence[int]) -> str:
 # After the Character on the PEEK face. Public words: how many follows the step and whose
 # move it is, never the Character.
 
-_MOVE_HELP = {
+MOVE_HELP = {
     "setup": ("Keep your Character", "secret until told"),
     "block": ("I Block: block 1 card", "on the lower floor"),
     "reveal": ("III: reveal; Resource", "effects must be done"),
@@ -60,21 +56,8 @@ _MOVE_HELP = {
     "collect": ("Highest Power first;", "ties: Initiative"),
     "cleanup": ("Cleanup: no Power in", "hand? Sit next out"),
 }
-_FIRST_HIDDEN_HELP = ("II: play face down,", "at least 1 Power")
-_LATER_HIDDEN_HELP = ("II: play face down; a", "Resource needs Power")
-_WAIT_HELP = ("Not your move: any", "time, investigate")
-_MENU_HELP = ("Investigate: 4 icon", "cards; a Human found", "is unmasked: you win")
-_OUT_HELP = ("Eliminated: you are", "out of the game")
-
-
-def phase_help(state: MindInvadersState, seat: int) -> tuple[str, ...]:
-    """What the step under way expects of ``seat``, in two or three lines."""
-    if seat in state.eliminated:
-        return _OUT_HELP
-    if seat in state.menus:
-        return _MENU_HELP
-    if seat not in state.awaited() and state.phase != "setup":
-        return _WAIT_HELP
-    if state.phase == "hidden":
-        return _FIRST_HIDDEN_HELP if state.round == 1 else _LATER_HIDDEN_HELP
-    return _MOVE_HELP.get(state.phase, ())
+FIRST_HIDDEN_HELP = ("II: play face down,", "at least 1 Power")
+LATER_HIDDEN_HELP = ("II: play face down; a", "Resource needs Power")
+WAIT_HELP = ("Not your move: any", "time, investigate")
+MENU_HELP = ("Investigate: 4 icon", "cards; a Human found", "is unmasked: you win")
+OUT_HELP = ("Eliminated: you are", "out of the game")

@@ -16,7 +16,17 @@ from engine.text import fit, screen_lines
 
 from .anytime import MenuName
 from .cards import DATA
-from .text import character_phrase, condition_lines, phase_help, seat_list
+from .text import (
+    FIRST_HIDDEN_HELP,
+    LATER_HIDDEN_HELP,
+    MENU_HELP,
+    MOVE_HELP,
+    OUT_HELP,
+    WAIT_HELP,
+    character_phrase,
+    condition_lines,
+    seat_list,
+)
 
 if TYPE_CHECKING:
     from .state import MindInvadersState
@@ -193,3 +203,16 @@ def _menu_view(state: MindInvadersState, seat: int, secret: SecretFace | None) -
     }
     return SeatView(titles[MenuName(menu)], lines=tuple(lines[MenuName(menu)]), secret=secret,
                     highlight=True)
+
+
+def phase_help(state: MindInvadersState, seat: int) -> tuple[str, ...]:
+    """What the step under way expects of ``seat``, in two or three lines."""
+    if seat in state.eliminated:
+        return OUT_HELP
+    if seat in state.menus:
+        return MENU_HELP
+    if seat not in state.awaited() and state.phase != "setup":
+        return WAIT_HELP
+    if state.phase == "hidden":
+        return FIRST_HIDDEN_HELP if state.round == 1 else LATER_HIDDEN_HELP
+    return MOVE_HELP.get(state.phase, ())
