@@ -9,9 +9,10 @@ to the controller's 8-pixel pages, so a tick redraws only the digit that changed
 bytes on the bus, not a 1 KiB frame.
 
 A private face (PEEK) is *sealed*: the whole screen is lit and every row, the title and the
-bottom bar included, is written dark on it and carried to the right edge by a dotted leader.
-A neighbour at arm's length sees the same bright card with the same five full rows whatever
-it says: which lines are lit, and how far, never depends on the secret.
+bottom bar included, is written dark on it in whole cells to the right edge, each cell's ink
+topped up with a fine checker (companion/sealed.py). A neighbour sees the same card with the
+same five full grey rows whatever it says: not which lines are lit, nor how far, nor, blurred
+as a glance from a metre sees it, how much ink any cell holds.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.api import LINE
 from engine.text import fit
 
+from . import sealed
+
 WIDTH, HEIGHT = 128, 64
 BIG_SIZE = 35  # digits 24 px tall: exactly three 8-px display pages
 BIG_TOP = 16  # the top of page 2, so a changed digit touches three pages, not four
@@ -33,8 +36,6 @@ TITLE_BOTTOM = 11
 BAR_TOP = 53
 SEALED_ROWS = 3  # body rows of a sealed face: a secret is shown in pages of this many lines
 SEALED_TOPS = (TITLE_BOTTOM + 2, TITLE_BOTTOM + 13, TITLE_BOTTOM + 24)
-LEADER_STEP = 3  # one dot every 3 columns: reads as "nothing more on this row"
-LEADER_DROP = 8  # the leader's row below a row's top: the font's baseline
 NOTICE_LINES, NOTICE_PITCH = 4, 10  # a notice: at most four lines, 10 px apart, over the body
 BIG_BOTTOM, BANNER_BOTTOM, SAND_BOTTOM = 39, 40, 24  # the last pixel rows they ink
 INK_TOP, INK_BOTTOM = 2, 10  # the small font's ink, in rows below where a line is drawn
@@ -185,33 +186,20 @@ def _text_mask(text: str, size: int) -> Image.Image:
 
 
 def _draw_sealed(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
-    """Lit edge to edge; the title, three rows and the bar dark, each led to the right edge.
+    """Lit edge to edge; the title, three rows and the bar in even cells to the right edge.
 
-    A missing row is a leader alone, so even a face with fewer lines keeps the card's shape;
-    the bar's right part (a page count) sits inside its row's leader.
+    A missing row is blank cells alone, so even a face with fewer lines keeps the card's
+    shape; the bar's right part (a page count) takes the last cells of its row.
     """
     width, height = size
     draw.rectangle((0, 0, width - 1, height - 1), fill=1)
     rows = (face.lines[:SEALED_ROWS] + ("",) * SEALED_ROWS)[:SEALED_ROWS]
     right = f" {face.bar_right}" if face.bar_right else ""
-    _sealed_row(draw, face.title, 0, width)
+    bar = fit(face.bar, width=face.bar_room()).ljust(LINE - len(right)) + right
+    for top, row in ((0, face.title), *zip(SEALED_TOPS, rows, strict=True), (BAR_TOP, bar)):
+        draw.bitmap((0, top), sealed.row_mask(fit(row), small_font()), fill=0)
     draw.line((0, TITLE_BOTTOM - 1, width - 1, TITLE_BOTTOM - 1), fill=0)
-    for top, row in zip(SEALED_TOPS, rows, strict=True):
-        _sealed_row(draw, row, top, width)
     draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=0)
-    _sealed_row(draw, fit(face.bar, width=face.bar_room()), BAR_TOP,
-                width - 6 * len(right))
-    if right:
-        _text(draw, (width - 1 - 6 * len(right), BAR_TOP), right, fill=0)
-
-
-def _sealed_row(draw: ImageDraw.ImageDraw, text: str, top: int, right: int) -> None:
-    """``text`` dark from the left, then dots to ``right``: every row ends at the same place."""
-    text = fit(text)
-    _text(draw, (1, top), text, fill=0)
-    start = 1 + 6 * len(text) + (LEADER_STEP if text else 1)
-    for x in range(start, right - 1, LEADER_STEP):
-        draw.point((x, top + LEADER_DROP), fill=0)
 
 
 def _draw_title(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:

@@ -12,7 +12,10 @@ presses, holds, releases, actions and passing time, and after each of them this 
 - every cue is the same: tunes, vibrations (seat and pattern), speech, the public screen;
 - a seat that is not peeking shows the same face; a peeking seat's face has the same
   outline: per 8-pixel page, the columns where lit pixels start and end, and the same
-  words outside its secret (its bar, its page count, how many lines it has).
+  words outside its secret (its bar, its page count, how many lines it has);
+- a peeking seat's face, every page of it, blurred as a glance from a metre sees it (a
+  Gaussian of 2.5 pixels, about one character cell), differs by at most :data:`GLANCE_BOUND`
+  of 255 anywhere: the ink of each cell tells nothing either.
 
 A step whose narration differs between A and B is one where the rules tell the table
 something that depends on the secret (a death shows the identity; a challenged Hero is
@@ -26,7 +29,11 @@ import copy
 import dataclasses
 from collections.abc import Callable
 
-from companion.render import Face, render
+from PIL import Image, ImageChops, ImageFilter
+
+from companion.composer import secret_face_for
+from companion.render import SEALED_ROWS, Face, render
+from companion.sealed import GLANCE_BLUR
 from engine.api import State
 from engine.rng import SeededRandom
 from hardware.base import ButtonName, Speaker, Vibrator
@@ -38,6 +45,11 @@ DATA_CONTROL = 0x40  # luma's control byte before display data (0x00: commands)
 HOLD = 0.5  # past the hold time: PEEK shows the private face
 EAGER = frozenset({"ok", "done"})  # an entry or a step finished: the game moves on
 RELUCTANT = frozenset({"unpick", "-1"})  # taking back what was just done
+# A sealed cell's blurred ink is at most 24 of 255 off a blank cell's (the heaviest glyphs,
+# "p" "k" "H", cannot shed ink); two secrets differ at a point by at most two such cells, one
+# in each: 48, against 96 to 121 when whole words and row lengths showed through. Above this
+# a cell's ink, not only its shape, would tell secrets apart.
+GLANCE_BOUND = 48
 
 
 # --------------------------------------------------------------------------- re-dealing
@@ -135,6 +147,22 @@ def face_shape(face: Face) -> tuple:
     return (face.sealed, face.inverted_title, words, outline(render(face)))
 
 
+def glance(face: Face) -> Image.Image:
+    """``face`` as a neighbour a metre away sees it: blurred over about a character cell."""
+    return render(face).convert("L").filter(ImageFilter.GaussianBlur(GLANCE_BLUR))
+
+
+def glance_gap(ours: Face, theirs: Face) -> int:
+    """How far apart two faces look at a glance: the largest difference, of 255."""
+    return ImageChops.difference(glance(ours), glance(theirs)).getextrema()[1]
+
+
+def peek_pages(view) -> list[Face]:
+    """Every page of the PEEK face of ``view``, as it is drawn in turn while PEEK is held."""
+    lines = view.secret.lines if view.secret else ()
+    return [secret_face_for(view, page) for page in range(max(1, -(-len(lines) // SEALED_ROWS)))]
+
+
 def transfer_shape(transfer: Transfer) -> tuple:
     """A transfer as a wire shows it: commands whole, display data by its length only."""
     if transfer.control == DATA_CONTROL:
@@ -211,6 +239,7 @@ class Lockstep:
     b: Watched = dataclasses.field(init=False)
     compared: int = 0
     told_apart: int = 0  # compared moments at which some seat's PEEK face said other words
+    glanced: int = 0  # the largest glance_gap between two deals' PEEK pages, of 255
     undealt: int = 0  # compared moments before the deal (the players cutting in play)
     parted: bool = False  # the rules told the table something of the secret: until re-dealt
 
@@ -268,8 +297,23 @@ class Lockstep:
             assert value == theirs[name], (
                 f"{self.key} game {self.number}, {what}: {name} differs between two deals"
                 f" with the same public facts:\n{value}\n{theirs[name]}")
+        self._glance(what)
         self.compared += 1
         self.undealt += not self.a.app.session.state.dealt
+
+    def _glance(self, what: str) -> None:
+        """Every page of every peeking seat's face, blurred, is the same on both tables."""
+        for number in self.a.app.seat_numbers:
+            if not self.a.app.ui[number].peeking:
+                continue
+            pages = [peek_pages(t.app.composer.view(number, t.app.clock()))
+                     for t in (self.a, self.b)]
+            for page, (ours, theirs) in enumerate(zip(*pages, strict=True)):
+                gap = glance_gap(ours, theirs)
+                self.glanced = max(self.glanced, gap)
+                assert gap <= GLANCE_BOUND, (
+                    f"{self.key} game {self.number}, {what}: seat {number}'s PEEK page {page + 1}"
+                    f" differs by {gap} of 255 at a glance between two deals:\n{ours}\n{theirs}")
 
     def step(self, holding: set[int] | None = None) -> None:
         """One moment: some seats (``holding``; by default a random few, now and then all)

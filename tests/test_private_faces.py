@@ -3,14 +3,16 @@
 Over all five games, on the random-play machinery: at every moment the secrets still secret
 are dealt again among the seats (tests/shape.py), and for every press, hold, release, action
 and passing second the two tables' bus traffic, cues, public faces and the outlines of the
-private faces are the same. A face that leaks (one extra lit line for one role) fails it.
+private faces are the same, and every page of the private faces looks the same at a glance
+(blurred). A face that leaks (one extra lit line for one role, a shorter word) fails it.
 """
 
 from __future__ import annotations
 
 import pytest
+from PIL import ImageDraw
 
-from companion import composer
+from companion import composer, render
 from companion.render import Face
 from engine import registry
 from engine.api import Vibrate
@@ -20,8 +22,9 @@ from engine.games.they_live.cards import HUMAN, INVADER
 from engine.games.they_live.menus import MenuName
 from engine.games.they_live.phases import PHASES
 from engine.games.they_live.turns import on_turn
+from engine.text import fit
 from hardware.base import ButtonName
-from tests.shape import HOLD, REDEALS, Lockstep, transfer_shape
+from tests.shape import GLANCE_BOUND, HOLD, REDEALS, Lockstep, transfer_shape
 
 SEEDS = 2
 STEPS = 60
@@ -52,11 +55,12 @@ def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
     """Two deals with the same public facts: the same traffic, cues and face outlines. In
     They Live that includes the character pick, before anything is dealt, whose presses are
     the cut that deals the identities."""
-    told_apart = 0
+    told_apart = glanced = 0
     for number in range(SEEDS):
         run = play(key, number)
         assert run.compared > STEPS, f"{key}: too few moments compared ({run.compared})"
         told_apart += run.told_apart
+        glanced = max(glanced, run.glanced)
         record = run.a.app.session.record
         assert record.cut_in_play == registry.get(key).first_press_cuts
         if record.cut_in_play:  # the lockstep went through the cut in play, and past it
@@ -64,6 +68,7 @@ def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
             assert run.a.app.session.state.dealt and run.b.app.session.record.cut == record.cut
     secret = REDEALS[key] is not REDEALS["staying-alive"]
     assert told_apart or not secret, f"{key}: no PEEK face ever differed between the deals"
+    assert (glanced > 0) == secret, f"{key}: PEEK faces blurred {glanced} apart"
 
 
 def test_private_faces_silent_invader_check_is_the_same_on_every_wire() -> None:
@@ -114,6 +119,28 @@ def test_private_faces_the_old_peek_face_fails(monkeypatch) -> None:
 
     monkeypatch.setattr(composer, "secret_face_for", unsealed)
     _they_live_fails()
+
+
+def _leader_sealed(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> None:
+    """The sealed face as it was: each row's words dark on the lit card, then a dot every
+    third column to the right edge. Same rows, same outline, not the same ink."""
+    width, height = size
+    draw.rectangle((0, 0, width - 1, height - 1), fill=1)
+    rows = [face.title, *(face.lines + ("",) * 3)[:3], face.bar]
+    for top, row in zip((0, *render.SEALED_TOPS, render.BAR_TOP), rows, strict=True):
+        text = fit(row)
+        draw.text((1, top), text, font=render.small_font(), fill=0)
+        for x in range(1 + 6 * len(text) + (3 if text else 1), width - 1, 3):
+            draw.point((x, top + 8), fill=0)
+
+
+def test_private_faces_the_leader_dotted_face_fails_at_a_glance(monkeypatch) -> None:
+    """The sealed face before its cells were evened out (Mind Invaders' Human "Out: 3x ?
+    ......" against an Alien's "Out: 3x ? or 3x ?") is caught once blurred."""
+    monkeypatch.setattr(render, "_draw_sealed", _leader_sealed)
+    with pytest.raises(AssertionError, match="differs by .* of 255 at a glance") as caught:
+        play("mind-invaders", 0)
+    assert int(str(caught.value).split(" differs by ")[1].split()[0]) > GLANCE_BOUND
 
 
 # --- a self-reveal: the same for both sides until the rules make it public -----------------
