@@ -18,6 +18,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from companion import sealed
 from companion.app import App
 from companion.clock import FakeClock
 from companion.composer import face_for, secret_face_for
@@ -105,8 +106,21 @@ def phrase_glyphs(phrase: str) -> tuple[tuple[str, ...], int]:
     return pattern, max(range(len(pattern)), key=lambda r: pattern[r].count("1"))
 
 
-def _found_in(rows: list[str], text: str, phrase: str) -> bool:
-    pattern, anchor = phrase_glyphs(phrase)
+@cache
+def sealed_cells(phrase: str) -> tuple[tuple[str, ...], int]:
+    """``phrase`` as a sealed row draws it (companion/sealed.py): its cells side by side, the
+    dark pixels as ones, and the row with the most of them."""
+    width = sealed.CELL_WIDTH * len(phrase)
+    mask = Image.new("1", (width, sealed.CELL_HEIGHT), 0)
+    for index, ch in enumerate(phrase):
+        for x, y in sealed.cell(ch, small_font()):
+            mask.putpixel((sealed.CELL_WIDTH * index + x, y), 1)
+    pattern = tuple(frame_rows(mask))
+    return pattern, max(range(len(pattern)), key=lambda r: pattern[r].count("1"))
+
+
+def _found_in(rows: list[str], text: str, glyphs: tuple[tuple[str, ...], int]) -> bool:
+    pattern, anchor = glyphs
     stride = len(rows[0]) + 1
     position = text.find(pattern[anchor])
     while position != -1:
@@ -121,12 +135,15 @@ def _found_in(rows: list[str], text: str, phrase: str) -> bool:
 
 
 def drawn_phrases(image: Image.Image, phrases: Iterable[str]) -> list[str]:
-    """The phrases whose glyphs appear in ``image``, light on dark or dark on light."""
+    """The phrases whose glyphs appear in ``image``, light on dark or dark on light, or in the
+    sealed card's cells (each glyph with the dots that even out its ink)."""
     rows = frame_rows(image)
     inverted = [row.translate(_INVERT) for row in rows]
     texts = ROW_SEPARATOR.join(rows), ROW_SEPARATOR.join(inverted)
     return [phrase for phrase in phrases if phrase_glyphs(phrase)[0] and (
-        _found_in(rows, texts[0], phrase) or _found_in(inverted, texts[1], phrase))]
+        _found_in(rows, texts[0], phrase_glyphs(phrase))
+        or _found_in(inverted, texts[1], phrase_glyphs(phrase))
+        or _found_in(inverted, texts[1], sealed_cells(phrase)))]
 
 
 _INVERT = str.maketrans("01", "10")

@@ -134,6 +134,13 @@ def test_conformance_pixel_search_finds_a_drawn_secret() -> None:
     assert drawn_phrases(Image.new("1", (128, 64)), ["Seat 3: Invader"]) == []
 
 
+def test_conformance_pixel_search_finds_a_secret_on_a_sealed_peek_face() -> None:
+    """A sealed card evens each cell's ink with dots; the search still reads its words."""
+    sealed = render(Face(title="YOUR IDENTITY", lines=("Seat 3: Invader", "Win: all"),
+                         bar="release PEEK", sealed=True))
+    assert drawn_phrases(sealed, ["Seat 3: Invader", "Seat 4: Invader"]) == ["Seat 3: Invader"]
+
+
 def test_conformance_face_check_fails_on_a_face_that_tells() -> None:
     """A face whose bar names a hidden phrase is caught (the check can fail)."""
     with pytest.raises(AssertionError, match="Seat 2 is Troll"):
