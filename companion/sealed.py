@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.text import LINE
+from engine.api import LINE
 
 CELL_WIDTH, CELL_HEIGHT = 6, 11  # the small font's advance and a sealed row's pitch
 GLANCE_BLUR = 2.5  # pixels: a glance from about a metre, one character cell
