@@ -28,7 +28,7 @@ from engine.exc import EngineError
 from engine.rng import commitment, deal_seed, parse_cut
 
 from .exc import AuditError
-from .journal_chain import genesis, seed_vouched_for, verify
+from .journal_chain import genesis, seed_vouched_for, stored_rows, verify
 from .journal_digest import state_digest
 from .journal_file import SCHEMA_VERSION
 from .record import GameRecord, JournaledAction
@@ -78,10 +78,7 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
                              f"audits version {SCHEMA_VERSION} (start companion play once to "
                              "bring an older journal up to date)")
         row = _game_row(db, game_id)
-        rows = [(index, JournaledAction(seat, action, at, bool(undoable), label), link)
-                for index, seat, action, at, undoable, label, link in db.execute(
-                    "SELECT idx, seat, action, at, undoable, label, link FROM entries "
-                    "WHERE game = ? ORDER BY idx", (row[0],))]
+        rows = stored_rows(db, row[0])
     except sqlite3.DatabaseError as error:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
     finally:
@@ -95,8 +92,8 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
                         bytes(seed), [entry for _, entry, _ in rows],
                         None if deck_list is None else tuple(json.loads(deck_list)),
                         bytes(deal_key), cut, in_play == 1)
-    start = genesis(game_key, seats, options, str(shown), deck_list)
-    verdict = verify(start, rows, length, seen, seal)
+    start = genesis(game_key, seats, options, str(shown), deck_list, in_play == 1)
+    verdict = verify(start, rows, length, seen, seal, finished=True)
     problems = [f"the table gave this game up: {damage}"] if damage else []
     if not seed_vouched_for(record.seed, record.key, record.cut, shown):
         problems.append("the key, cut and seed in the journal do not match the commitment "

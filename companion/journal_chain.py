@@ -15,6 +15,7 @@ against a person who can write the file, and they need not be: that person holds
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,9 +35,12 @@ def _digest(kind: bytes, *parts: str | bytes) -> bytes:
 
 
 def genesis(game_key: str, seats: str, options: str, commitment: str,
-            deck_list: str | None) -> bytes:
-    """The chain's start, from the game's row as stored (seats and options as their text)."""
-    return _digest(b"genesis", game_key, seats, options, commitment, deck_list or "")
+            deck_list: str | None, cut_in_play: bool = False) -> bytes:
+    """The chain's start, from the game's row as stored (seats and options as their text).
+    Whether the players cut in play decides when the game is dealt, so it is part of the
+    setup (a game that does not cut in play hashes as it did before there were such games)."""
+    parts = (game_key, seats, options, commitment, deck_list or "")
+    return _digest(b"genesis", *parts, *(("cut in play",) if cut_in_play else ()))
 
 
 def shown_commitment(seed: bytes, key: bytes) -> str:
@@ -68,10 +72,19 @@ def link(previous: bytes, index: int, entry: JournaledAction) -> bytes:
                    repr(float(entry.at)), str(int(entry.undoable)), entry.label)
 
 
-def seal(head: bytes, length: int, seen: float | None) -> bytes:
-    """The game row's check: the newest link (the genesis when there is none), the count and
-    the remembered moment."""
-    return _digest(b"seal", head, str(length), repr(seen))
+def seal(head: bytes, length: int, seen: float | None, finished: bool = False) -> bytes:
+    """The game row's check: the newest link (the genesis when there is none), the count,
+    the remembered moment and whether the game is over: an open game whose ``finished``
+    column was damaged is told from a finished one (an open game's seal is as before)."""
+    return _digest(b"seal-finished" if finished else b"seal", head, str(length), repr(seen))
+
+
+def head_of(start: bytes, entries: Sequence[JournaledAction]) -> bytes:
+    """The newest link of a chain of ``entries`` from ``start``."""
+    head = start
+    for index, entry in enumerate(entries):
+        head = link(head, index, entry)
+    return head
 
 
 @dataclass(frozen=True)
@@ -93,8 +106,23 @@ class Verdict:
 Row = tuple[int, JournaledAction, bytes | None]  # index, entry, its stored link
 
 
+def stored_rows(db: sqlite3.Connection, game: int) -> list[Row]:
+    """The game's entries in order, up to the first row that is not an entry at all."""
+    rows = []
+    for index, seat, action, at, undoable, label, stored in db.execute(
+        "SELECT idx, seat, action, at, undoable, label, link FROM entries WHERE game = ? "
+        "ORDER BY idx", (game,)
+    ):
+        try:
+            entry = JournaledAction(seat, str(action), float(at), bool(undoable), str(label))
+        except (TypeError, ValueError):
+            break  # a damaged row: the chain ends before it
+        rows.append((index, entry, stored))
+    return rows
+
+
 def verify(start: bytes, rows: Sequence[Row], length: int | None, seen: float | None,
-           stored_seal: bytes | None) -> Verdict:
+           stored_seal: bytes | None, finished: bool = False) -> Verdict:
     """Check ``rows`` (index, entry, stored link; in index order) against ``start``.
 
     A first entry that does not link to the genesis cannot tell a damaged first action from
@@ -106,7 +134,7 @@ def verify(start: bytes, rows: Sequence[Row], length: int | None, seen: float | 
         if index != kept or stored != link(head, index, entry):
             break
         head, kept = stored, kept + 1
-    if kept == len(rows) and stored_seal == seal(head, kept, seen):
+    if kept == len(rows) and stored_seal == seal(head, kept, seen, finished):
         return Verdict(kept)
     known = max(len(rows), length if isinstance(length, int) else 0)
     if kept == 0 and (rows or known == 0):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import sqlite3
 from typing import cast
 
@@ -57,20 +56,29 @@ def resume(journal: JournalWriter) -> tuple[GameRecord, State] | None:
 
 
 def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | None] | None:
-    """The newest open game (its row id, its record, its moment), with as much of its
-    history as its chain vouches for."""
+    """The open game (its row id, its record, its moment), with as much of its history as
+    its chain vouches for.
+
+    Only the newest game can be open (a game begun archives every other), so the newest row
+    is read whatever its ``finished`` column says: the seal says whether the game is over,
+    and an open game whose column was damaged is resumed, and the damage told.
+    """
     row = journal.db.execute(
         "SELECT id, game_key, seats, options, seed, commitment, deck_list, deal_key, cut, "
-        "cut_in_play, seen, length, seal FROM games WHERE finished IS NULL "
+        "cut_in_play, seen, length, seal, finished, damage FROM games "
         "ORDER BY id DESC LIMIT 1"
     ).fetchone()
     if row is None:
         return None
     (game, game_key, seats, options, seed, shown, deck_list, deal_key, cut, in_play, seen,
-     length, seal) = row
-    start = journal_chain.genesis(str(game_key), str(seats), str(options), str(shown), deck_list)
+     length, seal, finished, damage) = row
+    start = journal_chain.genesis(str(game_key), str(seats), str(options), str(shown),
+                                  deck_list, in_play == 1)
+    rows = journal_chain.stored_rows(journal.db, game)
+    if finished is not None and not _reopened(journal, game, rows, (start, length, seen, seal),
+                                              damage):
+        return None
     journal.reopen(game, cut, start)
-    rows = _entry_rows(journal.db, game)
     verdict = journal_chain.verify(start, rows, length, seen, seal)
     # A kept row's stored link is the one the chain computed for it: never None.
     journal.vouched_for(cast(list[bytes], [link for _, _, link in rows[: verdict.kept]]), seen)
@@ -95,7 +103,8 @@ def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | No
                   "to %d", game, verdict.lost, verdict.kept)
         journal.tell(f"Last {verdict.lost} actions lost" if verdict.lost > 1
                      else "Last action lost")
-    if verdict.moment_damaged or not _plausible(seen, record.entries):
+    if verdict.moment_damaged:  # the seal vouches for the moment, even one before the last
+        # action (it is remembered every few seconds, and an action may follow it)
         log.error("journal: game %d: its remembered moment is damaged; resuming at its "
                   "last action", game)
         journal.tell("Back to last action")
@@ -106,28 +115,28 @@ def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | No
     return game, record, seen
 
 
-def _entry_rows(db: sqlite3.Connection,
-                game: int) -> list[tuple[int, JournaledAction, bytes | None]]:
-    """The game's entries in order, up to the first row that is not an entry at all."""
-    rows = []
-    for index, seat, action, at, undoable, label, link in db.execute(
-        "SELECT idx, seat, action, at, undoable, label, link FROM entries WHERE game = ? "
-        "ORDER BY idx", (game,)
-    ):
-        try:
-            entry = JournaledAction(seat, str(action), float(at), bool(undoable), str(label))
-        except (TypeError, ValueError):
-            break  # a damaged row: the chain ends before it
-        rows.append((index, entry, link))
-    return rows
-
-
-def _plausible(seen: float | None, entries: list[JournaledAction]) -> bool:
-    """A remembered moment is a finite time no earlier than the last action."""
-    if seen is None:
+def _reopened(journal: JournalWriter, game: int, rows: list[journal_chain.Row],
+              sealed: tuple[bytes, int | None, float | None, bytes | None],
+              damage: str | None) -> bool:
+    """Whether the newest game, its row marked finished, is open after all: its seal is an
+    open game's, so the mark is damage (resumed, and told; the row is mended). A row whose
+    seal fits neither is damaged too: the game may have been open, so the table is told
+    (a game given up after damage was told when it was, and is left alone)."""
+    start, length, seen, seal = sealed
+    whole = journal_chain.Verdict(len(rows))
+    if journal_chain.verify(start, rows, length, seen, seal, finished=True) == whole:
+        return False
+    if journal_chain.verify(start, rows, length, seen, seal) == whole:
+        log.error("journal: game %d is marked finished, but its seal is an open game's: "
+                  "the mark is damaged; resuming it", game)
+        journal.tell("Journal damage found")
+        journal.unfinish(game)
         return True
-    return isinstance(seen, float) and math.isfinite(seen) and \
-        all(entry.at <= seen for entry in entries[-1:])
+    if damage is None:
+        log.error("journal: game %d is marked finished, and its seal fits neither a "
+                  "finished nor an open game", game)
+        journal.tell("Last game unreadable")
+    return False
 
 
 def _give_up(journal: JournalWriter, game: int, why: str, notice: str) -> None:

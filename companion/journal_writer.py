@@ -188,13 +188,16 @@ class JournalWriter:
             json.dumps(record.options, sort_keys=True), record.seed, shown,
             None if record.deck_list is None else json.dumps(record.deck_list),
             record.key, record.cut, int(record.cut_in_play))
-        start = journal_chain.genesis(row[0], row[1], row[2], shown, row[5])
+        start = journal_chain.genesis(row[0], row[1], row[2], shown, row[5], record.cut_in_play)
         self._live, self._cut = True, record.cut
         self._write("begin", partial(self._insert_game, row, start))
 
     def _insert_game(self, row: GameRow, start: bytes,
                      db: sqlite3.Connection) -> Callable[[], None]:
-        """Any game still open is archived; this one's row has the seal of an empty chain."""
+        """Any game still open is archived (the one being written sealed as finished); this
+        one's row has the seal of an empty chain."""
+        if self._game is not None:
+            self._archive(None, db)
         db.execute("UPDATE games SET finished = ? WHERE finished IS NULL", (time.time(),))
         cursor = db.execute(
             "INSERT INTO games (game_key, seats, options, seed, commitment, deck_list, "
@@ -260,8 +263,11 @@ class JournalWriter:
         self._write("finish", partial(self._archive, damage))
 
     def _archive(self, damage: str | None, db: sqlite3.Connection) -> Callable[[], None]:
-        db.execute("UPDATE games SET finished = ?, damage = ? WHERE id = ?",
-                   (time.time(), damage, self._game))
+        """The game's row says it is over, and its seal says so too."""
+        length = len(self._links)
+        seal = journal_chain.seal(self._head(length), length, self._seen, finished=True)
+        db.execute("UPDATE games SET finished = ?, damage = ?, length = ?, seal = ? WHERE id = ?",
+                   (time.time(), damage, length, seal, self._game))
         return self._finished
 
     def _finished(self) -> None:
@@ -305,6 +311,14 @@ class JournalWriter:
         """Write on from here into ``game``, an open game found in the file: its row holds
         ``cut``, its chain begins at ``start``."""
         self._game, self._live, self._cut, self._start = game, True, cut, start
+
+    def unfinish(self, game: int) -> None:
+        """The game's ``finished`` mark is damage (its seal is an open game's): mend it."""
+        self._write("unfinish", partial(self._clear_finished, game))
+
+    def _clear_finished(self, game: int, db: sqlite3.Connection) -> Callable[[], None]:
+        db.execute("UPDATE games SET finished = NULL WHERE id = ?", (game,))
+        return lambda: None
 
     def vouched_for(self, links: list[bytes], seen: float | None) -> None:
         """The links of the entries the chain vouches for, and the game's moment."""
