@@ -15,13 +15,14 @@ against a person who can write the file, and they need not be: that person holds
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rng import commitment, deal_seed
 
-from .record import JournaledAction
+from .record import GameRecord, JournaledAction
 
 
 def _digest(kind: bytes, *parts: str | bytes) -> bytes:
@@ -79,12 +80,32 @@ def seal(head: bytes, length: int, seen: float | None, finished: bool = False) -
     return _digest(b"seal-finished" if finished else b"seal", head, str(length), repr(seen))
 
 
-def head_of(start: bytes, entries: Sequence[JournaledAction]) -> bytes:
-    """The newest link of a chain of ``entries`` from ``start``."""
-    head = start
-    for index, entry in enumerate(entries):
+DIGEST_DIGITS = 16  # 64 bits: no history is found to fit a noted digest by trying
+
+
+def setup_text(record: GameRecord) -> tuple[str, str, str | None]:
+    """The game's seats, options and deck list as its journal row stores them."""
+    deck_list = None if record.deck_list is None else json.dumps(record.deck_list)
+    return ",".join(map(str, record.seats)), json.dumps(record.options, sort_keys=True), \
+        deck_list
+
+
+def record_genesis(record: GameRecord) -> bytes:
+    """The chain's start for ``record``, as its journal row gives it."""
+    seats, options, deck_list = setup_text(record)
+    return genesis(record.game_key, seats, options,
+                   shown_commitment(record.seed, record.key), deck_list, record.cut_in_play)
+
+
+def history_digest(record: GameRecord) -> str:
+    """The short digest of a game's whole history shown beside the key at its end: the
+    newest link of its chain (setup, commitment and every action), as the journal stores
+    it, so a history edited afterwards, even with its chain made again, no longer gives
+    the digest the players noted."""
+    head = record_genesis(record)
+    for index, entry in enumerate(record.entries):
         head = link(head, index, entry)
-    return head
+    return head.hex()[:DIGEST_DIGITS]
 
 
 @dataclass(frozen=True)

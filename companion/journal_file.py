@@ -257,7 +257,7 @@ def _check_shape(db: sqlite3.Connection) -> None:
 def move_aside(path: Path, reason: str) -> Path:
     """Move the journal's files out of the way, whole; the name says when and why."""
     aside = _free_name(path, "unreadable")
-    for suffix in ("", "-wal"):
+    for suffix in ("", "-wal", "-tally"):  # the tally counts the file set aside
         with contextlib.suppress(FileNotFoundError):
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
     with contextlib.suppress(FileNotFoundError):

@@ -20,6 +20,7 @@ from engine.api import State
 from . import journal_chain
 from .journal_digest import state_digest
 from .journal_file import decode_options, is_io_fault
+from .journal_tally import Tallied
 from .journal_writer import JournalWriter
 from .record import GameRecord, JournaledAction
 
@@ -68,7 +69,9 @@ def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | No
         "cut_in_play, seen, length, seal, finished, damage FROM games "
         "ORDER BY id DESC LIMIT 1"
     ).fetchone()
-    if row is None:
+    tallied = journal.tallied
+    if row is None or (tallied is not None and tallied.game > row[0]):
+        _lost_whole(journal, tallied, None if row is None else row[0], row and row[13])
         return None
     (game, game_key, seats, options, seed, shown, deck_list, deal_key, cut, in_play, seen,
      length, seal, finished, damage) = row
@@ -98,11 +101,21 @@ def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | No
     except (ValueError, TypeError, AttributeError):
         _give_up(journal, game, "its row does not decode", "Last game unreadable")
         return None
-    if verdict.lost:
+    counted = tallied if tallied is not None and tallied.game == game else None
+    lost = max(verdict.lost, _lost_by_tally(counted, start, rows[: verdict.kept]))
+    if lost:
         log.error("journal: game %d: the last %d actions are damaged or missing; cut back "
-                  "to %d", game, verdict.lost, verdict.kept)
-        journal.tell(f"Last {verdict.lost} actions lost" if verdict.lost > 1
-                     else "Last action lost")
+                  "to %d", game, lost, verdict.kept)
+        journal.tell(f"Last {lost} actions lost" if lost > 1 else "Last action lost")
+    if counted is not None and counted.dealt and in_play == 1 and not cut:
+        _give_up(journal, game, "the entry that dealt it is lost: resumed, it would be dealt "
+                 "again", "Game lost: deal lost")
+        return None
+    if counted is not None and counted.finished:
+        log.error("journal: game %d had been archived; the archive was lost: archived again",
+                  game)
+        journal.finish(record)
+        return None
     if verdict.moment_damaged:  # the seal vouches for the moment, even one before the last
         # action (it is remembered every few seconds, and an action may follow it)
         log.error("journal: game %d: its remembered moment is damaged; resuming at its "
@@ -113,6 +126,35 @@ def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | No
     if verdict.lost or len(rows) > verdict.kept:
         journal.truncate(record, verdict.kept)
     return game, record, seen
+
+
+def _lost_by_tally(tallied: Tallied | None, start: bytes,
+                   kept: list[journal_chain.Row]) -> int:
+    """How many actions the tally saw saved that the journal's whole history lacks (at
+    least one, when the history has the count but another newest link)."""
+    if tallied is None:
+        return 0
+    if len(kept) < tallied.count:
+        return tallied.count - len(kept)
+    head = kept[tallied.count - 1][2] if tallied.count else start
+    return 0 if head == tallied.head else 1
+
+
+def _lost_whole(journal: JournalWriter, tallied: Tallied | None, newest: int | None,
+                finished: object) -> None:
+    """The tally's game is not in the journal at all (its begin was lost, or the journal
+    is empty): a game in play is told lost; an older game found open had been archived by
+    the lost begin, and is archived again."""
+    if tallied is None:
+        return
+    log.error("journal: game %d (%d actions saved) is not in the journal: lost",
+              tallied.game, tallied.count)
+    if not tallied.finished:
+        journal.tell("Game lost: journal empty" if newest is None
+                     else f"Game lost: {tallied.count} actions")
+    if newest is not None and finished is None:
+        journal.reopen(newest, "", b"")
+        journal.finish(GameRecord("", (), {}, b""), damage="a newer game's begin was lost")
 
 
 def _reopened(journal: JournalWriter, game: int, rows: list[journal_chain.Row],

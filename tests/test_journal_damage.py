@@ -56,7 +56,7 @@ def resumed(path: Path):
 
 def aside(path: Path) -> list[Path]:
     return [p for p in path.parent.iterdir() if ".unreadable-" in p.name and
-            not p.name.endswith("-wal")]
+            not p.name.endswith(("-wal", "-tally"))]
 
 
 def edit(path: Path, sql: str, *args) -> None:
@@ -353,13 +353,14 @@ def flip_header_byte(path: Path, column: str, new_type: int) -> None:
         db.row_factory = sqlite3.Row
         row = db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
     db.close()
-    types = [0 if name == "id" else serial_type(row[name]) for name in row.keys()]
+    names = row.keys()
+    types = [0 if name == "id" else serial_type(row[name]) for name in names]
     header = b"".join(varint(t) for t in types)
     header = varint(len(header) + 1) + header
     data = bytearray(path.read_bytes())
     assert data.count(header) == 1
-    at = data.index(header) + 1 + sum(len(varint(t)) for t in types[: row.keys().index(column)])
-    assert data[at] == types[row.keys().index(column)] and new_type < 128
+    at = data.index(header) + 1 + sum(len(varint(t)) for t in types[: names.index(column)])
+    assert data[at] == types[names.index(column)] and new_type < 128
     data[at] = new_type
     path.write_bytes(bytes(data))
 
