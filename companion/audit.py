@@ -28,7 +28,7 @@ from engine.exc import EngineError
 from engine.rng import commitment, deal_seed, parse_cut
 
 from .exc import AuditError
-from .journal_chain import genesis, seed_vouched_for, stored_rows, verify
+from .journal_chain import genesis, history_digest, seed_vouched_for, stored_rows, verify
 from .journal_digest import state_digest
 from .journal_file import SCHEMA_VERSION
 from .record import GameRecord, JournaledAction
@@ -120,10 +120,13 @@ def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
 # --------------------------------------------------------------------------- checking
 
 
-def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
-    """Check ``record`` from its key on; ``noted`` is the commitment the table wrote down."""
+def audit_record(record: GameRecord, noted: str | None = None,
+                 digest: str | None = None) -> Audit:
+    """Check ``record`` from its key on; ``noted`` is the commitment the table wrote down,
+    ``digest`` the history digest it wrote down at the end."""
     report = Audit()
     _check_commitment(record, noted, report)
+    _check_digest(record, digest, report)
     if not _check_cut(record, report):
         return report
     seed = deal_seed(record.key, record.cut)
@@ -158,6 +161,20 @@ def _check_commitment(record: GameRecord, noted: str | None, report: Audit) -> N
     else:
         report.failed(f"the key gives commitment {shown}, not {noted.strip()}: it is not the "
                       "key committed to before the cut")
+
+
+def _check_digest(record: GameRecord, noted: str | None, report: Audit) -> None:
+    """The history as the journal holds it gives the digest shown at the end: an action
+    changed, added or taken away since (its chain made again or not) fails here."""
+    digest = history_digest(record)
+    if noted is None:
+        report.passed(f"the history gives digest {digest}: compare it with the one shown "
+                      "beside the key")
+    elif noted.strip().lower() == digest:
+        report.passed(f"the history gives digest {digest}, the one shown at the end")
+    else:
+        report.failed(f"the history gives digest {digest}, not {noted.strip()}: it is not "
+                      "the history the table played")
 
 
 def _check_cut(record: GameRecord, report: Audit) -> bool:
@@ -232,7 +249,7 @@ def _mismatch(state: State, entry: JournaledAction) -> str:
 
 
 def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
-              out: Callable[[str], None] = print) -> int:
+              out: Callable[[str], None] = print, *, digest: str | None = None) -> int:
     """``companion audit``: print a short report; 0 when every check passed, else 1."""
     path = journal_path(Path(state_dir) if state_dir else choose_state_dir(None))
     try:
@@ -248,7 +265,7 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
     out(f"  key:  {record.key.hex()}")
     out(f"  cut:  {record.cut}")
     out(f"  seed: {record.seed.hex()}")
-    report = audit_record(record, noted)
+    report = audit_record(record, noted, digest)
     for problem in archived.problems:
         report.failed(problem)
     for line in report.lines:
