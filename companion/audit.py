@@ -152,29 +152,28 @@ def audit_record(record: GameRecord, noted: str | None = None,
 
 
 def _check_commitment(record: GameRecord, noted: str | None, report: Audit) -> None:
-    shown = commitment(record.key)
-    if noted is None:
-        report.passed(f"the key gives commitment {shown}: compare it with the one shown "
-                      "before the cut")
-    elif noted.strip().lower() == shown:
-        report.passed(f"the key gives commitment {shown}, the one shown before the cut")
-    else:
-        report.failed(f"the key gives commitment {shown}, not {noted.strip()}: it is not the "
-                      "key committed to before the cut")
+    _check_noted(report, noted, "the key gives commitment", commitment(record.key),
+                 "compare it with the one shown before the cut", "the one shown before the cut",
+                 "it is not the key committed to before the cut")
 
 
 def _check_digest(record: GameRecord, noted: str | None, report: Audit) -> None:
     """The history as the journal holds it gives the digest shown at the end: an action
     changed, added or taken away since (its chain made again or not) fails here."""
-    digest = history_digest(record)
+    _check_noted(report, noted, "the history gives digest", history_digest(record),
+                 "compare it with the one shown beside the key", "the one shown at the end",
+                 "it is not the history the table played")
+
+
+def _check_noted(report: Audit, noted: str | None, what: str, value: str, compare: str,
+                 shown: str, unlike: str) -> None:
+    """``value`` against what the table noted: reported to compare by eye when not given."""
     if noted is None:
-        report.passed(f"the history gives digest {digest}: compare it with the one shown "
-                      "beside the key")
-    elif noted.strip().lower() == digest:
-        report.passed(f"the history gives digest {digest}, the one shown at the end")
+        report.passed(f"{what} {value}: {compare}")
+    elif noted.strip().lower() == value:
+        report.passed(f"{what} {value}, {shown}")
     else:
-        report.failed(f"the history gives digest {digest}, not {noted.strip()}: it is not "
-                      "the history the table played")
+        report.failed(f"{what} {value}, not {noted.strip()}: {unlike}")
 
 
 def _check_cut(record: GameRecord, report: Audit) -> bool:

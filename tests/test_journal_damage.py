@@ -128,18 +128,19 @@ def test_a_flipped_bit_in_the_key_or_the_cut_is_never_a_silent_re_deal(path):
         assert found is None and notices == ["Game lost: bad seed"]
 
 
-def they_live_in_play(path: Path, picks: int) -> tuple:
+def they_live_in_play(path: Path, picks: int, journal: SqliteJournal | None = None) -> tuple:
     """They Live journaled as the table writes it: begun undealt, each seat's first pick its
-    cut, the pick that completes the cut journaled with the cut and seed; then more moves."""
+    cut, the pick that completes the cut journaled with the cut and seed; then more moves
+    (each by the next seat that has one), every one settled (shown)."""
     game = registry.get("they-live")
     seats = (1, 2, 3)
     record = GameRecord(game.key, seats, {"check": "narrated", "die": "physical"}, b"",
                         key=KEY, cut_in_play=True)
     state = record.start()
-    journal = SqliteJournal(path)
+    journal = journal or SqliteJournal(path)
     journal.begin(record)
     for move in range(picks):
-        seat = seats[move % 3]
+        seat = next(s for s in (seats[(move + n) % 3] for n in range(3)) if state.legal_actions(s))
         action = state.legal_actions(seat)[0]
         state.apply(seat, action.id, 100.0 + move)
         record.entries.append(JournaledAction(seat, action.id, 100.0 + move, action.undoable,
@@ -381,13 +382,19 @@ def test_a_flipped_finished_mark_resumes_the_open_game_and_says_so(path):
     assert resumed(path)[1] == []
 
 
-def test_a_finished_game_stays_finished_and_says_nothing(path):
+def finished_game(path: Path) -> GameRecord:
+    """A game of three actions, played to the lobby and stopped cleanly."""
     journal = SqliteJournal(path)
     record, state = new_game()
     journal.begin(record)
     play(journal, record, state, 3)
     journal.finish(record)
     journal.close()
+    return record
+
+
+def test_a_finished_game_stays_finished_and_says_nothing(path):
+    finished_game(path)
     assert resumed(path) == (None, [])
 
 
@@ -408,12 +415,7 @@ def test_a_journal_of_schema_5_is_vouched_for_again(path):
     from companion import journal_chain
     from companion.audit import load_finished
 
-    journal = SqliteJournal(path)
-    done, state = new_game()
-    journal.begin(done)
-    play(journal, done, state, 3)
-    journal.finish(done)
-    journal.close()
+    finished_game(path)
     record, _ = they_live_in_play(path, 2)
     checkpoint(path)
     with sqlite3.connect(path) as db:  # as schema 5 wrote them
