@@ -28,7 +28,7 @@ from engine.exc import EngineError
 from engine.rng import commitment, deal_seed, parse_cut
 
 from .exc import AuditError
-from .journal_chain import genesis, seed_vouched_for, verify
+from .journal_chain import genesis, history_digest, seed_vouched_for, stored_rows, verify
 from .journal_digest import state_digest
 from .journal_file import SCHEMA_VERSION
 from .record import GameRecord, JournaledAction
@@ -78,10 +78,7 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
                              f"audits version {SCHEMA_VERSION} (start companion play once to "
                              "bring an older journal up to date)")
         row = _game_row(db, game_id)
-        rows = [(index, JournaledAction(seat, action, at, bool(undoable), label), link)
-                for index, seat, action, at, undoable, label, link in db.execute(
-                    "SELECT idx, seat, action, at, undoable, label, link FROM entries "
-                    "WHERE game = ? ORDER BY idx", (row[0],))]
+        rows = stored_rows(db, row[0])
     except sqlite3.DatabaseError as error:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
     finally:
@@ -95,8 +92,8 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
                         bytes(seed), [entry for _, entry, _ in rows],
                         None if deck_list is None else tuple(json.loads(deck_list)),
                         bytes(deal_key), cut, in_play == 1)
-    start = genesis(game_key, seats, options, str(shown), deck_list)
-    verdict = verify(start, rows, length, seen, seal)
+    start = genesis(game_key, seats, options, str(shown), deck_list, in_play == 1)
+    verdict = verify(start, rows, length, seen, seal, finished=True)
     problems = [f"the table gave this game up: {damage}"] if damage else []
     if not seed_vouched_for(record.seed, record.key, record.cut, shown):
         problems.append("the key, cut and seed in the journal do not match the commitment "
@@ -123,10 +120,13 @@ def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
 # --------------------------------------------------------------------------- checking
 
 
-def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
-    """Check ``record`` from its key on; ``noted`` is the commitment the table wrote down."""
+def audit_record(record: GameRecord, noted: str | None = None,
+                 digest: str | None = None) -> Audit:
+    """Check ``record`` from its key on; ``noted`` is the commitment the table wrote down,
+    ``digest`` the history digest it wrote down at the end."""
     report = Audit()
     _check_commitment(record, noted, report)
+    _check_digest(record, digest, report)
     if not _check_cut(record, report):
         return report
     seed = deal_seed(record.key, record.cut)
@@ -152,15 +152,28 @@ def audit_record(record: GameRecord, noted: str | None = None) -> Audit:
 
 
 def _check_commitment(record: GameRecord, noted: str | None, report: Audit) -> None:
-    shown = commitment(record.key)
+    _check_noted(report, noted, "the key gives commitment", commitment(record.key),
+                 "compare it with the one shown before the cut", "the one shown before the cut",
+                 "it is not the key committed to before the cut")
+
+
+def _check_digest(record: GameRecord, noted: str | None, report: Audit) -> None:
+    """The history as the journal holds it gives the digest shown at the end: an action
+    changed, added or taken away since (its chain made again or not) fails here."""
+    _check_noted(report, noted, "the history gives digest", history_digest(record),
+                 "compare it with the one shown beside the key", "the one shown at the end",
+                 "it is not the history the table played")
+
+
+def _check_noted(report: Audit, noted: str | None, what: str, value: str, compare: str,
+                 shown: str, unlike: str) -> None:
+    """``value`` against what the table noted: reported to compare by eye when not given."""
     if noted is None:
-        report.passed(f"the key gives commitment {shown}: compare it with the one shown "
-                      "before the cut")
-    elif noted.strip().lower() == shown:
-        report.passed(f"the key gives commitment {shown}, the one shown before the cut")
+        report.passed(f"{what} {value}: {compare}")
+    elif noted.strip().lower() == value:
+        report.passed(f"{what} {value}, {shown}")
     else:
-        report.failed(f"the key gives commitment {shown}, not {noted.strip()}: it is not the "
-                      "key committed to before the cut")
+        report.failed(f"{what} {value}, not {noted.strip()}: {unlike}")
 
 
 def _check_cut(record: GameRecord, report: Audit) -> bool:
@@ -235,7 +248,7 @@ def _mismatch(state: State, entry: JournaledAction) -> str:
 
 
 def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
-              out: Callable[[str], None] = print) -> int:
+              out: Callable[[str], None] = print, *, digest: str | None = None) -> int:
     """``companion audit``: print a short report; 0 when every check passed, else 1."""
     path = journal_path(Path(state_dir) if state_dir else choose_state_dir(None))
     try:
@@ -251,7 +264,7 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
     out(f"  key:  {record.key.hex()}")
     out(f"  cut:  {record.cut}")
     out(f"  seed: {record.seed.hex()}")
-    report = audit_record(record, noted)
+    report = audit_record(record, noted, digest)
     for problem in archived.problems:
         report.failed(problem)
     for line in report.lines:

@@ -67,6 +67,8 @@ def parser() -> argparse.ArgumentParser:
     audit.add_argument("--state-dir", metavar="DIR", help="where the journal is kept")
     audit.add_argument("--commitment", metavar="HASH",
                        help="the commitment shown before the cut, as the table noted it")
+    audit.add_argument("--digest", metavar="HEX",
+                       help="the history digest shown beside the key at the end, as noted")
 
     commands.add_parser("games", help="list the games")
 
@@ -136,7 +138,8 @@ def _dispatch(options: argparse.Namespace) -> int:
     if options.command == "audit":
         from .audit import run_audit
 
-        return run_audit(options.state_dir, options.game_id, options.commitment)
+        return run_audit(options.state_dir, options.game_id, options.commitment,
+                         digest=options.digest)
     if options.command == "voices":
         from .voices import make_voices
 

@@ -25,6 +25,7 @@ from hardware.base import Code
 from .cut import CutInPlay
 from .effects import KeyRevealed, Tell
 from .journal import Journal
+from .journal_chain import history_digest
 from .memory import TableMemory
 from .mode import Applied, StartGame
 from .record import GameRecord, JournaledAction
@@ -68,7 +69,8 @@ class GameMode:
         if state.paused:
             view = paused_view(view, self.restarted)
         if state.is_terminal() and seat is not None:
-            view = dataclasses.replace(whole_outcome(view), secret=key_face(record.key))
+            view = dataclasses.replace(whole_outcome(view),
+                                       secret=key_face(record.key, history_digest(record)))
         if seat is None:  # a seat's screen is too narrow: its PEEK shows the key at the end
             view = dataclasses.replace(view, lines=(*view.lines, *self._fairness_lines()))
         elif seat in state.seats and not state.dealt:
@@ -79,9 +81,10 @@ class GameMode:
         return None
 
     def public_code(self) -> Code | None:
-        """The commitment until the end, then the key (each public by then)."""
+        """The commitment until the end, then the key and the history digest (each public
+        by then; the digest is the last row of 16)."""
         if self.state.is_terminal():
-            return Code("Key", self.record.key.hex())
+            return Code("Key, digest", self.record.key.hex() + history_digest(self.record))
         return Code("Commitment", commitment(self.record.key))
 
     # --- the table's own changes ---------------------------------------------------------------
@@ -190,7 +193,8 @@ class GameMode:
         the companion's key once the game is over."""
         if self.state.is_terminal():
             digits = self.record.key.hex()
-            return ("Key revealed:", digits[:32], digits[32:])
+            return ("Key revealed:", digits[:32], digits[32:],
+                    f"Digest {history_digest(self.record)}")
         shown = f"Commitment {commitment(self.record.key)}"
         return (shown,) if self.state.dealt else (shown, self.cutting.public_line())
 
@@ -220,10 +224,11 @@ def whole_outcome(view: SeatView) -> SeatView:
                                highlight=True)
 
 
-def key_face(key: bytes) -> SecretFace:
+def key_face(key: bytes, digest: str) -> SecretFace:
     """The companion's key, revealed on every seat's PEEK face once the game is over: four
     rows of 16 hex digits (the title and three lines), to check against the commitment shown
-    before the cut (docs/fairness.md)."""
+    before the cut, then the digest of the whole history, to note for the audit
+    (docs/fairness.md)."""
     digits = key.hex()
     rows = [digits[start : start + 16] for start in range(0, len(digits), 16)]
-    return SecretFace(f"Key {rows[0]}", tuple(rows[1:4]))
+    return SecretFace(f"Key {rows[0]}", (*rows[1:4], "History digest", digest))

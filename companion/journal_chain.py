@@ -15,12 +15,14 @@ against a person who can write the file, and they need not be: that person holds
 from __future__ import annotations
 
 import hashlib
+import json
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rng import commitment, deal_seed
 
-from .record import JournaledAction
+from .record import GameRecord, JournaledAction
 
 
 def _digest(kind: bytes, *parts: str | bytes) -> bytes:
@@ -34,9 +36,12 @@ def _digest(kind: bytes, *parts: str | bytes) -> bytes:
 
 
 def genesis(game_key: str, seats: str, options: str, commitment: str,
-            deck_list: str | None) -> bytes:
-    """The chain's start, from the game's row as stored (seats and options as their text)."""
-    return _digest(b"genesis", game_key, seats, options, commitment, deck_list or "")
+            deck_list: str | None, cut_in_play: bool = False) -> bytes:
+    """The chain's start, from the game's row as stored (seats and options as their text).
+    Whether the players cut in play decides when the game is dealt, so it is part of the
+    setup (a game that does not cut in play hashes as it did before there were such games)."""
+    parts = (game_key, seats, options, commitment, deck_list or "")
+    return _digest(b"genesis", *parts, *(("cut in play",) if cut_in_play else ()))
 
 
 def shown_commitment(seed: bytes, key: bytes) -> str:
@@ -68,10 +73,39 @@ def link(previous: bytes, index: int, entry: JournaledAction) -> bytes:
                    repr(float(entry.at)), str(int(entry.undoable)), entry.label)
 
 
-def seal(head: bytes, length: int, seen: float | None) -> bytes:
-    """The game row's check: the newest link (the genesis when there is none), the count and
-    the remembered moment."""
-    return _digest(b"seal", head, str(length), repr(seen))
+def seal(head: bytes, length: int, seen: float | None, finished: bool = False) -> bytes:
+    """The game row's check: the newest link (the genesis when there is none), the count,
+    the remembered moment and whether the game is over: an open game whose ``finished``
+    column was damaged is told from a finished one (an open game's seal is as before)."""
+    return _digest(b"seal-finished" if finished else b"seal", head, str(length), repr(seen))
+
+
+DIGEST_DIGITS = 16  # 64 bits: no history is found to fit a noted digest by trying
+
+
+def setup_text(record: GameRecord) -> tuple[str, str, str | None]:
+    """The game's seats, options and deck list as its journal row stores them."""
+    deck_list = None if record.deck_list is None else json.dumps(record.deck_list)
+    return ",".join(map(str, record.seats)), json.dumps(record.options, sort_keys=True), \
+        deck_list
+
+
+def record_genesis(record: GameRecord) -> bytes:
+    """The chain's start for ``record``, as its journal row gives it."""
+    seats, options, deck_list = setup_text(record)
+    return genesis(record.game_key, seats, options,
+                   shown_commitment(record.seed, record.key), deck_list, record.cut_in_play)
+
+
+def history_digest(record: GameRecord) -> str:
+    """The short digest of a game's whole history shown beside the key at its end: the
+    newest link of its chain (setup, commitment and every action), as the journal stores
+    it, so a history edited afterwards, even with its chain made again, no longer gives
+    the digest the players noted."""
+    head = record_genesis(record)
+    for index, entry in enumerate(record.entries):
+        head = link(head, index, entry)
+    return head.hex()[:DIGEST_DIGITS]
 
 
 @dataclass(frozen=True)
@@ -93,8 +127,23 @@ class Verdict:
 Row = tuple[int, JournaledAction, bytes | None]  # index, entry, its stored link
 
 
+def stored_rows(db: sqlite3.Connection, game: int) -> list[Row]:
+    """The game's entries in order, up to the first row that is not an entry at all."""
+    rows = []
+    for index, seat, action, at, undoable, label, stored in db.execute(
+        "SELECT idx, seat, action, at, undoable, label, link FROM entries WHERE game = ? "
+        "ORDER BY idx", (game,)
+    ):
+        try:
+            entry = JournaledAction(seat, str(action), float(at), bool(undoable), str(label))
+        except (TypeError, ValueError):
+            break  # a damaged row: the chain ends before it
+        rows.append((index, entry, stored))
+    return rows
+
+
 def verify(start: bytes, rows: Sequence[Row], length: int | None, seen: float | None,
-           stored_seal: bytes | None) -> Verdict:
+           stored_seal: bytes | None, finished: bool = False) -> Verdict:
     """Check ``rows`` (index, entry, stored link; in index order) against ``start``.
 
     A first entry that does not link to the genesis cannot tell a damaged first action from
@@ -106,7 +155,7 @@ def verify(start: bytes, rows: Sequence[Row], length: int | None, seen: float | 
         if index != kept or stored != link(head, index, entry):
             break
         head, kept = stored, kept + 1
-    if kept == len(rows) and stored_seal == seal(head, kept, seen):
+    if kept == len(rows) and stored_seal == seal(head, kept, seen, finished):
         return Verdict(kept)
     known = max(len(rows), length if isinstance(length, int) else 0)
     if kept == 0 and (rows or known == 0):

@@ -31,7 +31,7 @@ from .record import JournaledAction
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # The newest schema. A migrated file has the same columns, perhaps in another order (ALTER
 # TABLE adds at the end), so :func:`_check_shape` compares column sets, never the text.
 SCHEMA = """
@@ -197,11 +197,36 @@ def _add_cut_in_play(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN cut_in_play INTEGER NOT NULL DEFAULT 0")
 
 
+def _seal_finished_and_cut_in_play(db: sqlite3.Connection) -> None:
+    """5 -> 6: whether a game is over is under its seal, and whether its players cut in play
+    under its genesis (a flipped bit in either changed the game silently). Only what the
+    old chain and seal vouch for is vouched for again: damage already there stays found."""
+    games = db.execute("SELECT id, game_key, seats, options, commitment, deck_list, "
+                       "cut_in_play, seen, finished, length, seal FROM games").fetchall()
+    for (game_id, key, seats, options, shown, deck_list, in_play, seen, finished, length,
+         seal) in games:
+        old = journal_chain.genesis(str(key), str(seats), str(options), str(shown), deck_list)
+        rows = journal_chain.stored_rows(db, game_id)
+        verdict = journal_chain.verify(old, rows, length, seen, seal)
+        head = journal_chain.genesis(str(key), str(seats), str(options), str(shown), deck_list,
+                                     in_play == 1)
+        for index, entry, _ in rows[: verdict.kept]:
+            head = journal_chain.link(head, index, entry)
+            if in_play == 1:
+                db.execute("UPDATE entries SET link = ? WHERE game = ? AND idx = ?",
+                           (head, game_id, index))
+        if verdict == journal_chain.Verdict(len(rows)):
+            db.execute("UPDATE games SET seal = ? WHERE id = ?",
+                       (journal_chain.seal(head, len(rows), seen, finished is not None),
+                        game_id))
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _add_deck_list,
     2: _add_cut,
     3: _add_chain,
     4: _add_cut_in_play,
+    5: _seal_finished_and_cut_in_play,
 }
 
 
@@ -232,7 +257,7 @@ def _check_shape(db: sqlite3.Connection) -> None:
 def move_aside(path: Path, reason: str) -> Path:
     """Move the journal's files out of the way, whole; the name says when and why."""
     aside = _free_name(path, "unreadable")
-    for suffix in ("", "-wal"):
+    for suffix in ("", "-wal", "-tally"):  # the tally counts the file set aside
         with contextlib.suppress(FileNotFoundError):
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
     with contextlib.suppress(FileNotFoundError):

@@ -22,9 +22,12 @@ from .journal_file import UnsavedMark, check_wal, connect, copy_aside, move_asid
 log = logging.getLogger(__name__)
 
 
-def open_journal(path: Path, mark: UnsavedMark, tell: Callable[[str], None]) -> sqlite3.Connection:
+def open_journal(path: Path, mark: UnsavedMark, tell: Callable[[str], None], *,
+                 counted: bool = False) -> sqlite3.Connection:
     """The journal at ``path``, open and checked; each thing found is told with ``tell``.
-    The unsaved mark is read, then given its blocks for this run."""
+    The unsaved mark is read, then given its blocks for this run. ``counted``: a tally
+    (:mod:`companion.journal_tally`) was found, and resume tells what a torn log lost, with
+    its size (nothing, when the torn write was never acknowledged)."""
     unsaved = mark.read()
     wal = check_wal(path)
     try:
@@ -37,7 +40,7 @@ def open_journal(path: Path, mark: UnsavedMark, tell: Callable[[str], None]) -> 
         log.error("journal %s: the last run ended with writes the disk had refused (%s); "
                   "what was played after that is lost", path, unsaved)
         tell("Unsaved actions lost")
-    elif wal.torn:
+    elif wal.torn and not counted:
         log.warning("journal %s: the last write was torn (a power cut mid-write); cut back "
                     "to the last whole write", path)
         tell("Torn write cut back")

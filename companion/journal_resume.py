@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import sqlite3
 from typing import cast
 
@@ -21,6 +20,7 @@ from engine.api import State
 from . import journal_chain
 from .journal_digest import state_digest
 from .journal_file import decode_options, is_io_fault
+from .journal_tally import Tallied
 from .journal_writer import JournalWriter
 from .record import GameRecord, JournaledAction
 
@@ -57,20 +57,31 @@ def resume(journal: JournalWriter) -> tuple[GameRecord, State] | None:
 
 
 def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | None] | None:
-    """The newest open game (its row id, its record, its moment), with as much of its
-    history as its chain vouches for."""
+    """The open game (its row id, its record, its moment), with as much of its history as
+    its chain vouches for.
+
+    Only the newest game can be open (a game begun archives every other), so the newest row
+    is read whatever its ``finished`` column says: the seal says whether the game is over,
+    and an open game whose column was damaged is resumed, and the damage told.
+    """
     row = journal.db.execute(
         "SELECT id, game_key, seats, options, seed, commitment, deck_list, deal_key, cut, "
-        "cut_in_play, seen, length, seal FROM games WHERE finished IS NULL "
+        "cut_in_play, seen, length, seal, finished, damage FROM games "
         "ORDER BY id DESC LIMIT 1"
     ).fetchone()
-    if row is None:
+    tallied = journal.tallied
+    if row is None or (tallied is not None and tallied.game > row[0]):
+        _lost_whole(journal, tallied, None if row is None else row[0], row and row[13])
         return None
     (game, game_key, seats, options, seed, shown, deck_list, deal_key, cut, in_play, seen,
-     length, seal) = row
-    start = journal_chain.genesis(str(game_key), str(seats), str(options), str(shown), deck_list)
+     length, seal, finished, damage) = row
+    start = journal_chain.genesis(str(game_key), str(seats), str(options), str(shown),
+                                  deck_list, in_play == 1)
+    rows = journal_chain.stored_rows(journal.db, game)
+    if finished is not None and not _reopened(journal, game, rows, (start, length, seen, seal),
+                                              damage):
+        return None
     journal.reopen(game, cut, start)
-    rows = _entry_rows(journal.db, game)
     verdict = journal_chain.verify(start, rows, length, seen, seal)
     # A kept row's stored link is the one the chain computed for it: never None.
     journal.vouched_for(cast(list[bytes], [link for _, _, link in rows[: verdict.kept]]), seen)
@@ -90,12 +101,23 @@ def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | No
     except (ValueError, TypeError, AttributeError):
         _give_up(journal, game, "its row does not decode", "Last game unreadable")
         return None
-    if verdict.lost:
+    counted = tallied if tallied is not None and tallied.game == game else None
+    lost = max(verdict.lost, _lost_by_tally(counted, start, rows[: verdict.kept]))
+    if lost:
         log.error("journal: game %d: the last %d actions are damaged or missing; cut back "
-                  "to %d", game, verdict.lost, verdict.kept)
-        journal.tell(f"Last {verdict.lost} actions lost" if verdict.lost > 1
-                     else "Last action lost")
-    if verdict.moment_damaged or not _plausible(seen, record.entries):
+                  "to %d", game, lost, verdict.kept)
+        journal.tell(f"Last {lost} actions lost" if lost > 1 else "Last action lost")
+    if counted is not None and counted.dealt and in_play == 1 and not cut:
+        _give_up(journal, game, "the entry that dealt it is lost: resumed, it would be dealt "
+                 "again", "Game lost: deal lost")
+        return None
+    if counted is not None and counted.finished:
+        log.error("journal: game %d had been archived; the archive was lost: archived again",
+                  game)
+        journal.finish(record)
+        return None
+    if verdict.moment_damaged:  # the seal vouches for the moment, even one before the last
+        # action (it is remembered every few seconds, and an action may follow it)
         log.error("journal: game %d: its remembered moment is damaged; resuming at its "
                   "last action", game)
         journal.tell("Back to last action")
@@ -106,28 +128,57 @@ def _read_open_game(journal: JournalWriter) -> tuple[int, GameRecord, float | No
     return game, record, seen
 
 
-def _entry_rows(db: sqlite3.Connection,
-                game: int) -> list[tuple[int, JournaledAction, bytes | None]]:
-    """The game's entries in order, up to the first row that is not an entry at all."""
-    rows = []
-    for index, seat, action, at, undoable, label, link in db.execute(
-        "SELECT idx, seat, action, at, undoable, label, link FROM entries WHERE game = ? "
-        "ORDER BY idx", (game,)
-    ):
-        try:
-            entry = JournaledAction(seat, str(action), float(at), bool(undoable), str(label))
-        except (TypeError, ValueError):
-            break  # a damaged row: the chain ends before it
-        rows.append((index, entry, link))
-    return rows
+def _lost_by_tally(tallied: Tallied | None, start: bytes,
+                   kept: list[journal_chain.Row]) -> int:
+    """How many actions the tally saw saved that the journal's whole history lacks (at
+    least one, when the history has the count but another newest link)."""
+    if tallied is None:
+        return 0
+    if len(kept) < tallied.count:
+        return tallied.count - len(kept)
+    head = kept[tallied.count - 1][2] if tallied.count else start
+    return 0 if head == tallied.head else 1
 
 
-def _plausible(seen: float | None, entries: list[JournaledAction]) -> bool:
-    """A remembered moment is a finite time no earlier than the last action."""
-    if seen is None:
+def _lost_whole(journal: JournalWriter, tallied: Tallied | None, newest: int | None,
+                finished: object) -> None:
+    """The tally's game is not in the journal at all (its begin was lost, or the journal
+    is empty): a game in play is told lost; an older game found open had been archived by
+    the lost begin, and is archived again."""
+    if tallied is None:
+        return
+    log.error("journal: game %d (%d actions saved) is not in the journal: lost",
+              tallied.game, tallied.count)
+    if not tallied.finished:
+        journal.tell("Game lost: journal empty" if newest is None
+                     else f"Game lost: {tallied.count} actions")
+    if newest is not None and finished is None:
+        journal.reopen(newest, "", b"")
+        journal.finish(GameRecord("", (), {}, b""), damage="a newer game's begin was lost")
+
+
+def _reopened(journal: JournalWriter, game: int, rows: list[journal_chain.Row],
+              sealed: tuple[bytes, int | None, float | None, bytes | None],
+              damage: str | None) -> bool:
+    """Whether the newest game, its row marked finished, is open after all: its seal is an
+    open game's, so the mark is damage (resumed, and told; the row is mended). A row whose
+    seal fits neither is damaged too: the game may have been open, so the table is told
+    (a game given up after damage was told when it was, and is left alone)."""
+    start, length, seen, seal = sealed
+    whole = journal_chain.Verdict(len(rows))
+    if journal_chain.verify(start, rows, length, seen, seal, finished=True) == whole:
+        return False
+    if journal_chain.verify(start, rows, length, seen, seal) == whole:
+        log.error("journal: game %d is marked finished, but its seal is an open game's: "
+                  "the mark is damaged; resuming it", game)
+        journal.tell("Journal damage found")
+        journal.unfinish(game)
         return True
-    return isinstance(seen, float) and math.isfinite(seen) and \
-        all(entry.at <= seen for entry in entries[-1:])
+    if damage is None:
+        log.error("journal: game %d is marked finished, and its seal fits neither a "
+                  "finished nor an open game", game)
+        journal.tell("Last game unreadable")
+    return False
 
 
 def _give_up(journal: JournalWriter, game: int, why: str, notice: str) -> None:

@@ -19,7 +19,6 @@ believed written before the disk says so.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import sqlite3
 import time
@@ -33,6 +32,7 @@ from . import journal_chain
 from .journal_digest import entry_tag
 from .journal_file import UnsavedMark, is_disk_full, is_io_fault, move_aside
 from .journal_open import open_journal
+from .journal_tally import Tallied, Tally
 from .record import GameRecord, JournaledAction
 
 log = logging.getLogger(__name__)
@@ -67,12 +67,18 @@ class JournalWriter:
         self._links: list[bytes] = []
         self._seen: float | None = None
         self._cut = ""  # the cut the game's row holds, or will once the held writes are in
+        self._dealt = False  # the game's row holds its deal (durable)
+        self._tally = Tally(self.path)
+        # What the tally said when the file was opened, before this run wrote anything.
+        self.tallied: Tallied | None = None
 
     @property
     def db(self) -> sqlite3.Connection:
         """Opened on first use, so the app blanks every seat before the file is read."""
         if self._db is None:
-            self._db = open_journal(self.path, self._mark, self.tell)
+            counted = self._tally.read() is not None
+            self._db = open_journal(self.path, self._mark, self.tell, counted=counted)
+            self.tallied = self._tally.read()  # gone with a journal set aside
         return self._db
 
     # --- writing, or holding writes back -------------------------------------------------------
@@ -183,18 +189,19 @@ class JournalWriter:
     def begin(self, record: GameRecord) -> None:
         """A new game; any game still open (``Play again``) is archived first."""
         shown = journal_chain.shown_commitment(record.seed, record.key)
-        row: GameRow = (
-            record.game_key, ",".join(map(str, record.seats)),
-            json.dumps(record.options, sort_keys=True), record.seed, shown,
-            None if record.deck_list is None else json.dumps(record.deck_list),
-            record.key, record.cut, int(record.cut_in_play))
-        start = journal_chain.genesis(row[0], row[1], row[2], shown, row[5])
+        seats, options, deck_list = journal_chain.setup_text(record)
+        row: GameRow = (record.game_key, seats, options, record.seed, shown, deck_list,
+                        record.key, record.cut, int(record.cut_in_play))
+        start = journal_chain.record_genesis(record)
         self._live, self._cut = True, record.cut
         self._write("begin", partial(self._insert_game, row, start))
 
     def _insert_game(self, row: GameRow, start: bytes,
                      db: sqlite3.Connection) -> Callable[[], None]:
-        """Any game still open is archived; this one's row has the seal of an empty chain."""
+        """Any game still open is archived (the one being written sealed as finished); this
+        one's row has the seal of an empty chain."""
+        if self._game is not None:
+            self._archive(None, db)
         db.execute("UPDATE games SET finished = ? WHERE finished IS NULL", (time.time(),))
         cursor = db.execute(
             "INSERT INTO games (game_key, seats, options, seed, commitment, deck_list, "
@@ -206,6 +213,8 @@ class JournalWriter:
     def _began(self, game: int | None, start: bytes) -> None:
         """Durable: later writes go to this row, and its chain starts at ``start``."""
         self._game, self._start, self._links, self._seen = game, start, [], None
+        self._dealt = bool(self._cut)
+        self._tally_now()
         self.ack("begin", game)
 
     def append(self, record: GameRecord, entry: JournaledAction) -> None:
@@ -231,12 +240,15 @@ class JournalWriter:
         if dealt is not None:
             db.execute("UPDATE games SET cut = ?, seed = ? WHERE id = ?", (*dealt, self._game))
         self._update_seal(db, link, index + 1, self._seen)
-        return partial(self._appended, index, link, tag, entry.undoable)
+        return partial(self._appended, index, link, tag, entry.undoable, dealt is not None)
 
-    def _appended(self, index: int, link: bytes, tag: str, undoable: bool) -> None:
-        """Durable: the next entry links to this one (an entry undone before is replaced)."""
+    def _appended(self, index: int, link: bytes, tag: str, undoable: bool, deals: bool) -> None:
+        """Durable: the next entry links to this one (an entry undone before is replaced).
+        The entry that deals the game is not shown before the tally says it was dealt."""
         del self._links[index:]
         self._links.append(link)
+        self._dealt = self._dealt or deals
+        self._tally_now(wait=deals)
         self.ack("append", self._game, index, tag, int(undoable))
 
     def truncate(self, record: GameRecord, length: int) -> None:
@@ -250,6 +262,7 @@ class JournalWriter:
 
     def _truncated(self, length: int) -> None:
         del self._links[length:]
+        self._tally_now()
         self.ack("truncate", self._game, length)
 
     def finish(self, record: GameRecord, damage: str | None = None) -> None:
@@ -260,11 +273,15 @@ class JournalWriter:
         self._write("finish", partial(self._archive, damage))
 
     def _archive(self, damage: str | None, db: sqlite3.Connection) -> Callable[[], None]:
-        db.execute("UPDATE games SET finished = ?, damage = ? WHERE id = ?",
-                   (time.time(), damage, self._game))
+        """The game's row says it is over, and its seal says so too."""
+        length = len(self._links)
+        seal = journal_chain.seal(self._head(length), length, self._seen, finished=True)
+        db.execute("UPDATE games SET finished = ?, damage = ?, length = ?, seal = ? WHERE id = ?",
+                   (time.time(), damage, length, seal, self._game))
         return self._finished
 
     def _finished(self) -> None:
+        self._tally_now(finished=True)
         self.ack("finish", self._game)
         self._game = None
 
@@ -284,6 +301,17 @@ class JournalWriter:
 
     def _remembered(self, at: float | None) -> None:
         self._seen = at
+
+    def _tally_now(self, *, finished: bool = False, wait: bool = False) -> None:
+        """The tally of what is durable now, written on the flusher thread after the commit
+        that made it so; ``wait``: and on the disk before this returns."""
+        if self._game is None:
+            return
+        length = len(self._links)
+        tallied = Tallied(self._game, length, self._head(length), self._dealt, finished)
+        written = self._flusher.submit(self._tally.write, tallied)
+        if wait:
+            written.result()
 
     def _head(self, length: int) -> bytes:
         """The chain's link after ``length`` entries (the start for none)."""
@@ -305,6 +333,15 @@ class JournalWriter:
         """Write on from here into ``game``, an open game found in the file: its row holds
         ``cut``, its chain begins at ``start``."""
         self._game, self._live, self._cut, self._start = game, True, cut, start
+        self._dealt = bool(cut)
+
+    def unfinish(self, game: int) -> None:
+        """The game's ``finished`` mark is damage (its seal is an open game's): mend it."""
+        self._write("unfinish", partial(self._clear_finished, game))
+
+    def _clear_finished(self, game: int, db: sqlite3.Connection) -> Callable[[], None]:
+        db.execute("UPDATE games SET finished = NULL WHERE id = ?", (game,))
+        return lambda: None
 
     def vouched_for(self, links: list[bytes], seen: float | None) -> None:
         """The links of the entries the chain vouches for, and the game's moment."""

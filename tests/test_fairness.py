@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sqlite3
 
 import pytest
 
+from companion import journal_chain
 from companion.audit import run_audit
 from companion.composer import secret_face_for
+from companion.journal_chain import history_digest
 from companion.journal_sqlite import SqliteJournal
 from companion.lobby import StartGame
 from companion.statedir import journal_path
@@ -119,12 +122,37 @@ def test_fairness_app_journal_passes_the_audit_with_the_noted_commitment(tmp_pat
         words = [face.text() for face in table.app.screens.faces.values()]
         words += ["\n".join(page.lines) for page in table.public.pages]
         assert all("seed" not in text.lower() for text in words)
-        assert table.public.pages[-1].code == Code("Key", KEY.hex())
+        code = table.public.pages[-1].code
+        assert code == Code("Key, digest", KEY.hex() + history_digest(table.app.session.record))
+        digest = code.text[64:]  # the last row of 16, also on every seat's PEEK
+        seat = table.app.session.state.seats[0]
+        assert digest in "".join(secret_face_for(table.app.view(seat), page).text()
+                                 for page in range(3)).replace("\n", "")
         table.choose(1, "sys:lobby")
         table.choose(1, "sys:yes")  # the game is archived: the audit may read it
     lines: list[str] = []
-    assert run_audit(str(tmp_path), None, noted, out=lines.append) == 0, lines
+    assert run_audit(str(tmp_path), None, noted, out=lines.append, digest=digest) == 0, lines
     assert f"  key:  {KEY.hex()}" in lines
+    _drop_last_action_and_chain_again(journal_path(tmp_path))
+    lines.clear()
+    assert run_audit(str(tmp_path), None, noted, out=lines.append) == 0  # the chain holds
+    lines.clear()
+    assert run_audit(str(tmp_path), None, noted, out=lines.append, digest=digest) == 1
+    assert any("FAIL  the history gives digest" in line for line in lines), lines
+
+
+def _drop_last_action_and_chain_again(path) -> None:
+    """What a person who can write the file does: the finished game's last action deleted,
+    its seal made again over the history left (every link before it is still whole)."""
+    with sqlite3.connect(path) as db:
+        game, seen = db.execute("SELECT id, seen FROM games ORDER BY id DESC").fetchone()
+        (last,) = db.execute("SELECT max(idx) FROM entries WHERE game = ?", (game,)).fetchone()
+        db.execute("DELETE FROM entries WHERE game = ? AND idx = ?", (game, last))
+        head = db.execute("SELECT link FROM entries WHERE game = ? AND idx = ?",
+                          (game, last - 1)).fetchone()[0]
+        db.execute("UPDATE games SET length = ?, seal = ? WHERE id = ?",
+                   (last, journal_chain.seal(head, last, seen, finished=True), game))
+    db.close()
 
 
 

@@ -56,7 +56,7 @@ def resumed(path: Path):
 
 def aside(path: Path) -> list[Path]:
     return [p for p in path.parent.iterdir() if ".unreadable-" in p.name and
-            not p.name.endswith("-wal")]
+            not p.name.endswith(("-wal", "-tally"))]
 
 
 def edit(path: Path, sql: str, *args) -> None:
@@ -128,18 +128,19 @@ def test_a_flipped_bit_in_the_key_or_the_cut_is_never_a_silent_re_deal(path):
         assert found is None and notices == ["Game lost: bad seed"]
 
 
-def they_live_in_play(path: Path, picks: int) -> tuple:
+def they_live_in_play(path: Path, picks: int, journal: SqliteJournal | None = None) -> tuple:
     """They Live journaled as the table writes it: begun undealt, each seat's first pick its
-    cut, the pick that completes the cut journaled with the cut and seed; then more moves."""
+    cut, the pick that completes the cut journaled with the cut and seed; then more moves
+    (each by the next seat that has one), every one settled (shown)."""
     game = registry.get("they-live")
     seats = (1, 2, 3)
     record = GameRecord(game.key, seats, {"check": "narrated", "die": "physical"}, b"",
                         key=KEY, cut_in_play=True)
     state = record.start()
-    journal = SqliteJournal(path)
+    journal = journal or SqliteJournal(path)
     journal.begin(record)
     for move in range(picks):
-        seat = seats[move % 3]
+        seat = next(s for s in (seats[(move + n) % 3] for n in range(3)) if state.legal_actions(s))
         action = state.legal_actions(seat)[0]
         state.apply(seat, action.id, 100.0 + move)
         record.entries.append(JournaledAction(seat, action.id, 100.0 + move, action.undoable,
@@ -195,7 +196,7 @@ def test_an_older_they_live_game_cut_before_the_picks_resumes_with_its_deal(path
     assert notices == [] and not again.cut_in_play and again.cut == CUT
     assert resumed_state.identities == state.identities and resumed_state.seed == seed
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     db.close()
 
 
@@ -315,3 +316,135 @@ def test_a_flipped_byte_in_the_log_is_repaired_or_announced(path, tmp_path):
     assert state_digest(resumed_record.replay(resumed_record.entries[:8])) == state_digest(state)
     assert journal.notices == ["Journal damage found"]
     assert any(".damaged-" in p.name for p in copy.parent.iterdir())  # the log as found
+
+
+def varint(value: int) -> bytes:
+    """SQLite's big-endian varint (values below 2**56)."""
+    groups = [value & 0x7F]
+    value >>= 7
+    while value:
+        groups.append(0x80 | (value & 0x7F))
+        value >>= 7
+    return bytes(reversed(groups))
+
+
+def serial_type(value) -> int:
+    """The record header's type code SQLite gives ``value`` (small integers, no reals)."""
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return {0: 8, 1: 9}.get(value, 1)
+    if isinstance(value, str):
+        return 13 + 2 * len(value.encode())
+    return 12 + 2 * len(value)
+
+
+def checkpoint(path: Path) -> None:
+    """Everything the log holds into the main file, as a clean stop leaves it."""
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def flip_header_byte(path: Path, column: str, new_type: int) -> None:
+    """Rewrite the serial type of one column of the newest games row in the main file's
+    own bytes: the record header is found from the row's values (a stopped journal has
+    everything in the main file), and one byte of it changed, as a failing card would."""
+    with sqlite3.connect(path) as db:
+        db.row_factory = sqlite3.Row
+        row = db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    db.close()
+    names = row.keys()
+    types = [0 if name == "id" else serial_type(row[name]) for name in names]
+    header = b"".join(varint(t) for t in types)
+    header = varint(len(header) + 1) + header
+    data = bytearray(path.read_bytes())
+    assert data.count(header) == 1
+    at = data.index(header) + 1 + sum(len(varint(t)) for t in types[: names.index(column)])
+    assert data[at] == types[names.index(column)] and new_type < 128
+    data[at] = new_type
+    path.write_bytes(bytes(data))
+
+
+def test_a_flipped_finished_mark_resumes_the_open_game_and_says_so(path):
+    """``finished`` NULL read as 0: the open game is not archived by a silent lobby; it is
+    resumed, the damage told, and the row mended (told once)."""
+    record, state = played(path, 5, closed=True)
+    flip_header_byte(path, "finished", 8)  # NULL -> the integer 0
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT finished FROM games").fetchone()[0] == 0
+    db.close()
+    (again, resumed_state), notices = resumed(path)
+    assert notices == ["Journal damage found"]
+    assert again.entries[:5] == record.entries
+    assert state_digest(again.replay(again.entries[:5])) == state_digest(state)
+    assert resumed(path)[1] == []
+
+
+def finished_game(path: Path) -> GameRecord:
+    """A game of three actions, played to the lobby and stopped cleanly."""
+    journal = SqliteJournal(path)
+    record, state = new_game()
+    journal.begin(record)
+    play(journal, record, state, 3)
+    journal.finish(record)
+    journal.close()
+    return record
+
+
+def test_a_finished_game_stays_finished_and_says_nothing(path):
+    finished_game(path)
+    assert resumed(path) == (None, [])
+
+
+@pytest.mark.parametrize("picks", [2, 4])
+def test_they_live_a_flipped_cut_in_play_mark_is_given_up(path, picks):
+    """The mark read as 0 deals the game at its start, not after the picks (from an empty
+    seed while they are under way): the chain's start covers it, so the game is given up."""
+    they_live_in_play(path, picks)
+    checkpoint(path)
+    flip_header_byte(path, "cut_in_play", 8)  # 1 -> 0
+    found, notices = resumed(path)
+    assert found is None and notices == ["Last game unreadable"]
+
+
+def test_a_journal_of_schema_5_is_vouched_for_again(path):
+    """Schema 5 sealed neither the finished mark nor the cut-in-play mark: after the upgrade
+    the archived game audits, and the open They Live game resumes with its picks."""
+    from companion import journal_chain
+    from companion.audit import load_finished
+
+    finished_game(path)
+    record, _ = they_live_in_play(path, 2)
+    checkpoint(path)
+    with sqlite3.connect(path) as db:  # as schema 5 wrote them
+        for game, key, seats, options, shown, deck_list, seen in db.execute(
+                "SELECT id, game_key, seats, options, commitment, deck_list, seen FROM games"):
+            head = journal_chain.genesis(key, seats, options, shown, deck_list)
+            rows = journal_chain.stored_rows(db, game)
+            for index, entry, _ in rows:
+                head = journal_chain.link(head, index, entry)
+                db.execute("UPDATE entries SET link = ? WHERE game = ? AND idx = ?",
+                           (head, game, index))
+            db.execute("UPDATE games SET seal = ? WHERE id = ?",
+                       (journal_chain.seal(head, len(rows), seen), game))
+        db.execute("PRAGMA user_version = 5")
+    db.close()
+    (again, _), notices = resumed(path)
+    assert notices == [] and again.entries[:2] == record.entries and again.cut_in_play
+    assert load_finished(path, 1).problems == []
+
+
+def test_an_action_after_the_remembered_moment_is_no_false_alarm(path):
+    """The moment is remembered every few seconds, and an action may come after it: killed
+    then (no close), the restart resumes at that action and tells nothing."""
+    journal = SqliteJournal(path)
+    record, state = new_game()
+    journal.begin(record)
+    at = play(journal, record, state, 3)
+    journal.remember(record, at + 0.5)
+    at = play(journal, record, state, 2, at + 1.0)  # the process is killed after these
+    (again, _), notices = resumed(path)
+    assert notices == [] and again.entries[:5] == record.entries
+    assert again.entries[-1] == JournaledAction(None, "pause", at)

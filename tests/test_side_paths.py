@@ -18,6 +18,7 @@ import pytest
 
 from companion.app import App
 from companion.clock import FakeClock
+from companion.journal_chain import history_digest
 from companion.journal_sqlite import SqliteJournal
 from companion.lobby import StartGame
 from companion.render import render
@@ -210,7 +211,8 @@ def test_side_paths_key_revealed_only_at_the_end(key: str) -> None:
         table.press(seat, ButtonName.PEEK, False)
         table.wait(0.1)
         assert_table_keeps_secrets(table)
-        assert table.public.pages[-1].code == Code("Key", dealt.key.hex())
+        assert table.public.pages[-1].code == \
+            Code("Key, digest", dealt.key.hex() + history_digest(dealt))
         table.wait(2)  # presses in the first 2 s after the end are ignored
         table.choose(seat, "sys:again")
         assert table.app.session.record.key == dealt.key  # asked, not dealt: "Play again?"
