@@ -41,13 +41,18 @@ def ids(state: AlterEgoState, seat: int) -> list[str]:
     return [action.id for action in state.legal_actions(seat)]
 
 
+# Three piles of 3: two counted with +1, the last holding what they left.
+PILES = ("add:1", "add:1", "add:1", "ok", "add:1", "add:1", "add:1", "ok", "ok")
+
+
 def set_up(state: AlterEgoState, piles: Sequence[int] = (3, 3, 3),
            supply: Sequence[int] = (5, 5, 5)) -> AlterEgoState:
     """Play setup: everyone ready, the pile sizes and CIV pools counted, Nemeses taken."""
     for seat in state.seats:
         press(state, seat, "ready")
-    for size in piles:
-        press(state, state.host, *["add:1"] * (size - 3), *["add:-1"] * (3 - size), "ok")
+    for size in piles[:-1]:
+        press(state, state.host, *["add:1"] * size, "ok")
+    press(state, state.host, "ok")  # the last pile holds what the others left
     press(state, state.host, "taken")
     for count in supply:
         press(state, state.host, *["add:1"] * count, "ok")
@@ -103,9 +108,10 @@ def test_setup_arch_villain_piles_share_the_nine_cards_of_the_box() -> None:
         press(state, seat, "ready")
     press(state, state.host, *["add:1"] * 9)
     assert "Count: 7" in state.view(state.host, 0.0).lines
-    press(state, state.host, *["add:-1"] * 3, "ok", "add:1", "ok")
-    assert state.data_of(Counting).count().current == 1 and ids(state, state.host)[0] == "ok"
-    press(state, state.host, "add:1", "add:1", "add:1")
+    press(state, state.host, *["add:-1"] * 3, "ok", *["add:1"] * 5)
+    assert "Count: 4" in state.view(state.host, 0.0).lines
+    press(state, state.host, "ok")
+    assert state.data_of(Counting).count().value == 1 and ids(state, state.host) == ["ok"]
     assert "Count: 1" in state.view(state.host, 0.0).lines
     press(state, state.host, "ok")
     assert state.picks[2] == 1
@@ -116,8 +122,8 @@ def test_setup_last_arch_villain_pile_is_offered_what_is_left() -> None:
     state = new_game(3, 0)
     for seat in state.seats:
         press(state, seat, "ready")
-    press(state, state.host, "add:1", "ok", "ok")
-    assert state.data_of(Counting).count().current == 2
+    press(state, state.host, *["add:1"] * 4, "ok", *["add:1"] * 3, "ok")
+    assert state.data_of(Counting).count().value == 2
     press(state, state.host, "ok")
     assert state.picks[2] in (1, 2)
 
@@ -127,33 +133,50 @@ def test_setup_one_arch_villain_of_each_type_is_revealed() -> None:
     state = new_game(3, 1)
     for seat in state.seats:
         press(state, seat, "ready")
-    effects = press(state, state.host, "ok", "ok", "ok")
+    effects = press(state, state.host, *PILES)
     reveal = next(e for e in effects if isinstance(e, Reveal))
     assert all(f"pile {i}: card" in reveal.text for i in (1, 2, 3))
     assert state.view(None, 0.0).lines[0].startswith("Pile 1: #")
 
 
-def test_setup_pile_size_starts_at_question_mark_with_ok_first() -> None:
-    """The pile size shows '?' until touched, and OK (accepting 3) is the first action."""
+def test_setup_pile_size_starts_at_question_mark_with_no_size_offered() -> None:
+    """How the 9 cards split among the types is not given: the pile shows '?', the host
+    counts it with +1 from 1, and OK comes beside +1 only once a size shows."""
     state = new_game(3, 0)
     for seat in state.seats:
         press(state, seat, "ready")
     assert "Count: ?" in state.view(state.host, 0.0).lines
-    assert ids(state, state.host)[0] == "ok"
+    assert ids(state, state.host) == ["add:1"]
     press(state, state.host, "add:1")
-    assert "Count: 4" in state.view(state.host, 0.0).lines
+    assert "Count: 1" in state.view(state.host, 0.0).lines
+    assert ids(state, state.host) == ["add:1", "ok"]
 
 
-def test_setup_civ_supply_needs_a_count_before_ok() -> None:
-    """A CIV pool cannot be confirmed empty; counting goes up in fives first."""
+def test_setup_civ_pools_count_in_fives_and_may_be_left_uncounted() -> None:
+    """A CIV pool cannot be confirmed empty; +5 counts it, with OK after the ups (a pool of
+    10 is two presses, two PEEKs and OK), and a pool showing "?" may be left uncounted: its supply
+    shows "?", its hostages are still taken, and the table says when it has run out."""
     state = new_game(3, 0)
     for seat in state.seats:
         press(state, seat, "ready")
-    press(state, state.host, "ok", "ok", "ok", "taken")
-    assert "ok" not in ids(state, state.host) and ids(state, state.host)[0] == "add:5"
-    press(state, state.host, "add:5", "add:1")
-    assert ids(state, state.host)[-1] == "ok"
-    assert "Count: 6" in state.view(state.host, 0.0).lines
+    press(state, state.host, *PILES, "taken")
+    assert ids(state, state.host) == ["add:5", "add:1", "skip"]
+    press(state, state.host, "add:5", "add:5")
+    assert ids(state, state.host) == ["add:5", "add:1", "ok", "add:-1"]
+    assert "Count: 10" in state.view(state.host, 0.0).lines
+    press(state, state.host, "ok", "skip", "add:1", "ok")
+    assert state.city.supply == [10, None, 1]
+    for seat in state.seats:
+        press(state, seat, "ready")
+    enter_display(state)
+    press(state, state.current, "next", "next")  # Income, then the henchman chosen
+    assert "+1 CIV 2 (? left)" in [a.label for a in state.legal_actions(state.current)]
+    press(state, state.current, "take:1")
+    assert state.city.supply[1] is None and state.city.hostages() == 1
+    empty = next(a for a in state.legal_actions(state.current) if a.id == "empty:1")
+    assert empty.confirm  # the companion asks a second press: it ends the game
+    press(state, state.current, "empty:1")
+    assert state.is_terminal() and "no CIV 2 token left" in state.result()
 
 
 def test_setup_nemesis_rows_are_dealt_fairly() -> None:
@@ -172,12 +195,27 @@ def test_setup_nemesis_row_is_laid_from_a_shuffled_deck() -> None:
     state = new_game(3, 0)
     for seat in state.seats:
         press(state, seat, "ready")
-    effects = press(state, state.host, "ok", "ok", "ok", "taken",
+    effects = press(state, state.host, *PILES, "taken",
                     *[step for _ in range(3) for step in ("add:5", "ok")])
     said = [e.text for e in effects if isinstance(e, Narrate)]
-    assert ("Shuffle the Nemesis cards, then lay 3 face down in a row; PEEK: which is yours."
-            in said)
+    assert "Shuffle the Nemesis cards; lay one face down by each seat. PEEK: yours." in said
     assert state.view(None, 0.0).lines[0] == "Shuffle the Nemeses;"
+
+
+def test_setup_nemesis_is_named_by_a_seat_not_by_where_one_sits() -> None:
+    """"Card 1 from the left" means another card to each side of the table: a Nemesis is the
+    card lying by a named seat, and the CIV pools are laid clockwise from a named seat."""
+    state = set_up(new_game(4, 2))
+    for seat in state.seats:
+        face = state.view(seat, 0.0).secret
+        assert face is not None
+        place = state.seats[state.nemesis_row[seat] - 1]
+        assert f"card by Seat {place}" in face.lines and not any("left" in x for x in face.lines)
+    state = new_game(3, 0)
+    for seat in state.seats:
+        press(state, seat, "ready")
+    press(state, state.host, *PILES, "taken")
+    assert "CIV 1 by Seat 1," in state.view(2, 0.0).lines
 
 
 def test_setup_nemesis_only_on_own_peek() -> None:

@@ -270,9 +270,9 @@ def test_fairness_they_live_the_cut_and_the_deal_are_never_undone() -> None:
         assert not any(a.label.startswith("Undo") for a in table.app.actions(1))
         _pick(table, 1)  # seat 1's new character: all have picked, values are asked
         assert table.app.session.state.phase == "values"
-        table.choose(1, "ok")
+        table.choose(1, "+1")
         undo = [a.label for a in table.app.actions(2) if a.label.startswith("Undo")]
-        assert undo == ["Undo S1 Card says 15"]
+        assert undo == ["Undo S1 +1"]
         table.choose(2, "sys:undo")
         undo = [a.label for a in table.app.actions(2) if a.label.startswith("Undo")]
         assert undo == ["Undo S1 Gilbert"]  # a pick after the cut is complete: no cut of it

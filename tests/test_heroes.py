@@ -32,6 +32,8 @@ def test_data_lists_the_nineteen_heroes_and_eleven_monsters() -> None:
     assert sum(m.count for m in MONSTERS.values()) == 11
     assert MONSTERS["Skeleton"].strength == 5 and MONSTERS["Wyvern"].gems == 2
     assert MONSTERS["Specter"].gems == 3 and MONSTERS["Dragon"].strength is None
+    # The examples bound what is not printed: the Elf (6) fights the Wyvern, so it is 6.
+    assert MONSTERS["Wyvern"].strength == 6 and MONSTERS["Specter"].most == 8
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -57,23 +59,39 @@ def test_setup_rejects_one_and_six_players() -> None:
             new_game(players)
 
 
-def test_setup_monster_values_shown_as_question_mark_until_set() -> None:
-    """The first seat reads unknown values off the cards: "?" until +1, then the default;
-    before that ACT offers the usual value by name, in one press."""
+def test_setup_monster_values_start_from_what_the_card_data_allows() -> None:
+    """The first seat reads unknown values off the cards: "?" until +1, which shows the least
+    the data allows (every Monster but the Skeleton is stronger than the Troll's 5); no
+    "usual" value is offered, and -1 cannot go below that least."""
     state = new_game(3, monster_values="enter")
     assert state.view(1, 0.0).big == "?" and state.view(1, 0.0).lines == ("Dragon strength",)
-    assert ids(state, 1) == ["card", "plus", "minus", "ok"] and state.active_seats() == {1}
-    assert state.legal_actions(1)[0].label == "Card says 5"
-    press(state, 1, "plus", "plus", "plus", "plus", "plus")
-    assert state.view(1, 0.0).big == "9"
-    press(state, 1, "ok", "ok")  # Dragon strength 9, Dragon Gems kept unknown
-    assert state.table.strengths["Dragon"] == 9 and state.table.loot["Dragon"] is None
+    assert ids(state, 1) == ["plus", "ok"] and state.active_seats() == {1}
+    assert [a.label for a in state.legal_actions(1)][-1] == "Keep unknown"
+    press(state, 1, "plus")
+    assert state.view(1, 0.0).big == "6" and ids(state, 1) == ["plus", "ok"]  # no -1 below 6
+    press(state, 1, "plus")
+    assert ids(state, 1) == ["plus", "ok", "minus"]
+    press(state, 1, "minus")
+    assert state.view(1, 0.0).big == "6"
+    press(state, 1, "plus", "plus", "plus")
+    press(state, 1, "ok")  # Dragon strength 9
+    assert state.view(1, 0.0).lines == ("Dragon Gems",)
+    assert ids(state, 1) == ["plus", "plus:5", "ok"]  # Gems count up in fives too
+    press(state, 1, "plus")
+    assert state.view(1, 0.0).big == "0"
+    press(state, 1, "plus:5", "plus:5")
+    assert state.view(1, 0.0).big == "10"
+    press(state, 1, *["plus:5"] * 9)
+    assert state.view(1, 0.0).big == "30"  # the box holds 30 Gems
+    press(state, 1, "minus", "ok")
+    assert state.table.strengths["Dragon"] == 9 and state.table.loot["Dragon"] == 29
     assert state.view(1, 0.0).lines == ("Golem strength",)
 
 
 def test_setup_known_monster_values_are_not_asked_again() -> None:
-    """Values the table entered before (even "left unknown") skip the entry; the first seat
-    may change them from "Who lies best?", starting from the values in use."""
+    """Values the table entered before (even "left unknown") skip the entry, unless the card
+    data does not allow them (a strength 5 once taken as a "usual" value is asked again);
+    the first seat may change them from "Who lies best?", each showing the value in use."""
     from engine.known import as_options
 
     names = [e.key for e in monster_entries()]
@@ -83,10 +101,31 @@ def test_setup_known_monster_values_are_not_asked_again() -> None:
     assert state.table.strengths["Dragon"] == 6 and state.table.loot["Dragon"] is None
     assert ids(state, 1) == ["start", "change"] and ids(state, 2) == ["start"]
     press(state, 1, "change")
-    assert state.legal_actions(1)[0].label == "Card says 6"
-    press(state, 1, *["card"] * len(names))
-    usual = next(e.default for e in monster_entries() if e.key == "gems:Dragon")
-    assert state.phase == "who_starts" and state.table.loot["Dragon"] == usual
+    assert state.view(1, 0.0).big == "6" and ids(state, 1)[-1] == "ok"
+    press(state, 1, "ok", "ok")  # the Dragon's strength kept; its Gems, "?", still unknown
+    assert state.view(1, 0.0).lines == ("Golem strength",)
+    press(state, 1, *["ok"] * (len(names) - 2))
+    assert state.phase == "who_starts" and state.table.loot["Dragon"] is None
+
+    invented = as_options({name: 6 for name in names} | {"strength:Golem": 5})
+    state = new_game(3, monster_values="enter", **invented)
+    assert state.phase == "monster_values" and state.view(1, 0.0).lines == ("Golem strength",)
+    assert state.view(1, 0.0).big == "?"
+
+
+def test_troll_can_only_fight_the_skeleton() -> None:
+    """The rulebook: "The Troll (strength 5) can only fight the Skeleton (strength 5)", so a
+    COMBAT claim never offers the Troll against another Monster, whatever its strength."""
+    from engine.known import as_options
+
+    names = [e.key for e in monster_entries()]
+    state = new_game(3, **as_options({name: 6 for name in names}), monster_values="enter")
+    press(state, 1, "start")
+    rig_monsters(state, ["Golem", "Skeleton"])
+    press(state, 1, "combat", "fight:0")
+    assert "claim:Troll" not in ids(state, 1) and "claim:Elf" in ids(state, 1)
+    press(state, 1, "back", "combat", "fight:1")
+    assert "claim:Troll" in ids(state, 1) and "claim:Goblin" not in ids(state, 1)
 
 
 def test_setup_best_liar_starts_the_game() -> None:
@@ -379,7 +418,7 @@ def test_combat_against_an_unknown_strength_needs_more_than_the_troll() -> None:
     ("I am the Elf and I am fighting the Wyvern")."""
     state = started(3)
     rig_monsters(state, ["Dragon", "Wyvern"])
-    assert state.table.strengths["Dragon"] is None and state.table.strengths["Wyvern"] is None
+    assert state.table.strengths["Dragon"] is None
     press(state, 1, "combat", "fight:0")
     assert ids(state, 1) == ["claim:Elf", "claim:Mage", "claim:Giant", "claim:Knight", "back"]
     press(state, 1, "back", "combat", "fight:1")
@@ -393,8 +432,8 @@ def test_unknown_loot_is_read_off_the_card_when_won() -> None:
     rig_monsters(state, ["Skeleton", "Dragon"], top=["Skeleton"])
     press(state, 1, "combat", "fight:0", "claim:Troll")
     everyone_passes(state)
-    assert state.view(1, 0.0).big == "?" and ids(state, 1) == ["plus", "minus"]
-    press(state, 1, "plus", "minus", "ok")
+    assert state.view(1, 0.0).big == "?" and ids(state, 1) == ["plus", "plus:5"]
+    press(state, 1, "plus", "plus", "ok")  # the first +1 shows 0, the least
     assert state.table.purses[1].gems == 1 and state.table.loot["Skeleton"] == 1
 
 

@@ -74,7 +74,14 @@ def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
 def test_private_faces_silent_invader_check_is_the_same_on_every_wire() -> None:
     """Every seat holds PEEK through the silent check: whatever the deal, and whether a seat
     is Human or Invader, each seat's bus carries the same transfers as every other's."""
-    run = Lockstep("they-live", 4, {"check": "silent"}, 7)
+    from engine.games.they_live.cards import CHARACTERS
+    from engine.known import as_options
+
+    # Every card's values known, so every seat's public health has the same digits.
+    known = as_options({f"{name}.{value}": {"health": 15, "critical": 3}[value]
+                        for name, card in CHARACTERS.items()
+                        for value in ("health", "critical") if getattr(card, value) is None})
+    run = Lockstep("they-live", 4, {"check": "silent", **known}, 7)
     try:
         while run.a.app.session.state.phase != "check":
             run.step(holding=set())

@@ -457,6 +457,18 @@ def test_undo_never_offered_for_seed_or_time_actions():
     assert all(undoable.values())
 
 
+def test_words_never_say_the_opposite_of_the_rule():
+    """A PEEK page may end after any line, so each line of the silence rule says it on its
+    own (not "Radio silence: no"); setup lays the deck face down on the face-up escape card
+    ("Place the deck on the face-up escape card", the Staying Alive rulebook)."""
+    from engine.games.staying_alive.text import SILENCE_HELP, deck_pages
+
+    assert not any(line.rstrip().endswith(": no") for line in SILENCE_HELP)
+    assert all("no" in line or "silent" in line for line in SILENCE_HELP)
+    shuffle = next(page for page in deck_pages(3, (), None, 30, {}) if "Shuffle" in page.title)
+    assert shuffle.lines[1:] == ("face down onto the", "face-up escape card")
+
+
 def test_secrets_none_in_this_game():
     """Roles and stamina are public, so no seat has anything to hide: its PEEK face is help,
     its role's ability and what the step expects of it (the Lookout plays first)."""
@@ -468,5 +480,5 @@ def test_secrets_none_in_this_game():
     assert face.lines == ("Turn the hourglass", "any time: -1 stamina",
                           "Draw 1, then up to 2", "actions; speak freely")
     other = next(seat for seat in state.seats if seat != lookout)
-    assert state.view(other, 1.0).secret.lines[-2:] == ("Radio silence: no",
-                                                        "talk, nods or signs")
+    assert state.view(other, 1.0).secret.lines[-2:] == ("Off turn: stay silent",
+                                                        "no talk, nods, signs")

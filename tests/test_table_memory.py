@@ -37,6 +37,13 @@ def _choose(app: App, seat: int, label: str) -> None:
     app.choose(seat, action, app.clock())
 
 
+def _enter_15(app: App, seat: int) -> None:
+    """Three +5 from "?" (0 + 15; a CRITICAL stops below the health), then OK."""
+    for _ in range(3):
+        _choose(app, seat, "+5")
+    _choose(app, seat, "OK")
+
+
 def _start_they_live(app: App, names=("Nada", "Holly", "Dixon")) -> None:
     _choose(app, 1, "Choose game")
     _choose(app, 1, "They Live")
@@ -50,7 +57,7 @@ def test_table_memory_card_values_are_kept_for_the_next_game_and_the_next_run(tm
     app = _app(tmp_path)
     _start_they_live(app)
     for seat in (1, 1, 2, 2, 3):
-        _choose(app, seat, "Card says")
+        _enter_15(app, seat)
     assert app.session.state.phase == "identity"
     _choose(app, 1, "End game")
     _choose(app, 1, "Yes")
@@ -65,7 +72,7 @@ def test_table_memory_file_is_private_documented_json(tmp_path):
     """Mode 0600, and the shape docs/table-memory.md describes."""
     app = _app(tmp_path)
     _start_they_live(app)
-    _choose(app, 1, "Card says")
+    _enter_15(app, 1)
     path = memory_path(tmp_path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     data = json.loads(path.read_text())
@@ -81,7 +88,7 @@ def test_table_memory_damaged_file_is_reported_and_ignored(tmp_path):
     app = _app(tmp_path)
     assert all("Table memory damaged" in app.ui[seat].notice for seat in (1, 2, 3))
     _start_they_live(app)
-    _choose(app, 1, "Card says")
+    _enter_15(app, 1)
     assert json.loads(memory_path(tmp_path).read_text())["values"] == {
         "they-live": {"Nada.health": 15}}
 
@@ -195,7 +202,7 @@ def test_table_memory_replayed_game_keeps_its_values(tmp_path):
     app = _app(tmp_path)
     _start_they_live(app)
     for seat in (1, 1, 2, 2, 3):
-        _choose(app, seat, "Card says")
+        _enter_15(app, seat)
     _choose(app, 1, "End game")
     _choose(app, 1, "Yes")
     _start_they_live(app)

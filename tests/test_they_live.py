@@ -52,18 +52,20 @@ def test_setup_asks_only_for_values_the_rulebook_does_not_give() -> None:
     assert [e.key for e in state.value_entries[2]] == ["health"]
 
 
-def test_setup_entered_value_shows_question_mark_until_set() -> None:
-    """The value reads '?' until the seat presses +1 or -1; before that, ACT offers the
-    usual value by name ("Card says 15"), so no number only looks entered."""
+def test_setup_entered_value_starts_from_the_least_the_card_allows() -> None:
+    """The value reads '?' until the seat presses; no usual value is offered (the rulebook
+    gives only Frank's health), the first +1 shows 1, and +5 counts a health up in fives."""
     state = new_game(3)
     for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
         press(state, seat, f"pick:{name}")
     assert state.view(2, 0).big == "?"
-    assert state.legal_actions(2)[0].label == "Card says 15"
+    assert [a.label for a in state.legal_actions(2)] == ["+5", "+1"]
     press(state, 2, "+1")
-    assert state.view(2, 0).big == "15"
-    press(state, 2, "-1")
-    assert state.view(2, 0).big == "14"
+    assert state.view(2, 0).big == "1"
+    assert [a.label for a in state.legal_actions(2)] == ["+5", "+1", "OK"]  # no -1 below 1
+    for action in ("+1:5", "+1:5", "+1:5", "-1", "ok"):  # 6, 11, 16, then 15
+        press(state, 2, action)
+    assert state.players[2].max_health == 15
 
 
 def test_setup_critical_stays_below_the_entered_health() -> None:
@@ -321,15 +323,6 @@ def test_preacher_virtual_roll_goes_first_only_on_kick_ass() -> None:
         assert (on_turn(state) == 3) == ("Kick Ass" in said)
 
 
-def test_setup_card_says_takes_the_usual_value_in_one_press() -> None:
-    """ACT on "Card says 15" stores 15: one press per value that matches the usual one."""
-    state = new_game(3)
-    for seat, name in ((1, "Frank"), (2, "Dixon"), (3, "Billy")):
-        press(state, seat, f"pick:{name}")
-    press(state, 2, "ok")
-    assert state.players[2].max_health == 15
-
-
 def test_setup_known_values_are_not_asked_again() -> None:
     """Values the table entered before come in as known options and skip the entry; what
     each seat enters comes out as Learned, for the companion to remember."""
@@ -342,13 +335,15 @@ def test_setup_known_values_are_not_asked_again() -> None:
     assert state.value_entries[1] == []
     assert [e.key for e in state.value_entries[2]] == ["critical"]
     assert (state.players[1].max_health, state.players[1].critical) == (12, 4)
+    for _ in range(3):
+        press(state, 2, "+1")
     learned = press(state, 2, "ok")
     assert Learned({"Holly.critical": 3}) in learned
 
 
 def test_setup_change_values_asks_again_from_the_values_in_use() -> None:
     """With every value known the table goes straight to identities; "Change values"
-    asks that seat's values again, starting from the remembered ones."""
+    asks that seat's values again, each showing the remembered one (OK keeps it)."""
     from engine.known import as_options
 
     known = as_options({"Nada.health": 12, "Nada.critical": 4, "Holly.health": 11,
@@ -359,11 +354,10 @@ def test_setup_change_values_asks_again_from_the_values_in_use() -> None:
     assert state.phase == "identity"
     assert [a.id for a in state.legal_actions(1)] == ["done", "change"]
     press(state, 1, "change")
-    assert state.legal_actions(1)[0].label == "Card says 12"
-    press(state, 1, "+1")  # the first press shows 12, the second moves it
+    assert state.view(1, 0).big == "12"
     press(state, 1, "+1")
     press(state, 1, "ok")
-    press(state, 1, "ok")  # "Card says 4"
+    press(state, 1, "ok")  # the CRITICAL shows 4
     assert (state.players[1].max_health, state.players[1].critical) == (13, 4)
     assert state.players[1].left == 13
     assert [a.id for a in state.legal_actions(1)] == ["done", "change"]

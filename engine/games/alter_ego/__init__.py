@@ -6,8 +6,9 @@ The rules (the Alter Ego rulebook, v2.4) as the companion runs them:
   piles, which share the box's 9 cards: a pile leaves at least one card to each pile after
   it, and the last is offered what is left); each player 4 Family, 4 Job and 4 Community
   cards (display 4, hand 4); CIV tokens in three pools by type; each player a secret Nemesis
-  ("Deal each player 1 Nemesis card": the table shuffles them and lays one per player face
-  down in a row, and the companion tells each seat, on PEEK, which is its own). The end is
+  ("Deal each player 1 Nemesis card": the table shuffles them and lays one face down by
+  each seat, and the companion tells each seat, on PEEK, which is its own: named by the
+  seat it lies by, so the same for wherever one sits). The end is
   one of the rulebook's four endings (the option "ending").
 - A turn, in six phases: Income ($1 per Job card, plus $ Trophies with a Job card shown);
   Patrol (draw 1 henchman, +1 per Community card, + Community Trophies with a Community card
@@ -23,7 +24,7 @@ The rules (the Alter Ego rulebook, v2.4) as the companion runs them:
 The cards stay on the table: a seat enters what the companion cannot see (its display, a
 henchman's hostages, a trophy's icons) and the companion does the counting and the books.
 Card names are unknown (see the data file), so the Arch Villains are drawn by position in
-piles the table sorts, and the Nemeses by position in a face-down row.
+piles the table sorts, and the Nemeses by the seat whose face-down card is one's own.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ class City:
     by setup pile; the cards have no names the companion knows.
     """
 
-    supply: list[int]
+    supply: list[int | None]  # None: a pool the host left uncounted
     held: dict[str, list[int]] = field(default_factory=dict)
     arch: list[Fate] = field(default_factory=lambda: [Fate.WAITING] * ARCH_VILLAINS)
     henchmen_seen: int = 0
@@ -64,12 +64,21 @@ class City:
         return [i for i, fate in enumerate(self.arch) if fate == Fate.WAITING]
 
     def take(self, key: str, civ: int) -> bool:
-        """A villain takes one hostage; False means the supply was empty (the Villains win)."""
-        if self.supply[civ] == 0:
+        """A villain takes one hostage; False means the supply was empty (the Villains win).
+        From an uncounted pool the table sees the last token go; the companion cannot."""
+        supply = self.supply[civ]
+        if supply == 0:
             return False
-        self.supply[civ] -= 1
+        if supply is not None:
+            self.supply[civ] = supply - 1
         self.held[key][civ] += 1
         return True
+
+    def give_back(self, civ: int, count: int = 1) -> None:
+        """Tokens return to their pool (an uncounted one stays uncounted)."""
+        supply = self.supply[civ]
+        if supply is not None:
+            self.supply[civ] = supply + count
 
     def rescue(self, key: str, civ: int) -> bool:
         """Free one hostage; True if that was the villain's last (it is defeated).
@@ -81,7 +90,7 @@ class City:
         if key.startswith("H") and self.arch_in_play():
             self.removed += 1
         else:
-            self.supply[civ] += 1
+            self.give_back(civ)
         if any(self.held[key]):
             return False
         del self.held[key]
@@ -92,7 +101,7 @@ class City:
     def call_the_cops(self, key: str) -> None:
         """The henchman leaves the game; its hostages are rescued back to their supplies."""
         for civ, count in enumerate(self.held.pop(key)):
-            self.supply[civ] += count
+            self.give_back(civ, count)
 
     def henchmen(self) -> list[str]:
         return [key for key in self.held if key.startswith("H")]

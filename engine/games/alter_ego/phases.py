@@ -48,9 +48,10 @@ if TYPE_CHECKING:
 
 def host_counts(offer: Offer, counted: Rule, view: View, begin: Hook, end: Hook,
                 after: str) -> Phase:
-    """A setup phase in which the host counts piles or pools (+1, -1, OK): it is done once
-    the last is counted."""
-    return Phase(offer, {"add": setup.count_by, "ok": counted}, view, why_not=waiting_for_others,
+    """A setup phase in which the host counts piles or pools (+1, -1, OK; a pool may be left
+    uncounted): it is done once the last is counted."""
+    return Phase(offer, {"add": setup.count_by, "ok": counted, "skip": counted}, view,
+                 why_not=waiting_for_others,
                  begin=begin, done=setup.all_counted, end=end, next=after)
 
 
@@ -79,7 +80,9 @@ PHASES: dict[str, Phase] = {
     Step.PATROL: Phase(buttons(("next", "Henchman chosen")), {"next": turns.henchman_in},
                        views.patrol_view, why_not=whose_turn, waits=ON_TURN,
                        next=Step.HOSTAGES),
-    Step.HOSTAGES: Phase(turns.offer_hostages, {"take": turns.take_hostage, "done": answered},
+    Step.HOSTAGES: Phase(turns.offer_hostages,
+                         {"take": turns.take_hostage, "empty": turns.pool_ran_out,
+                          "done": answered},
                          views.hostages_view, why_not=whose_turn,
                          begin=turns.hold_hostages, waits=ON_TURN, next=turns.after_hostages),
     Step.COPS: Phase(buttons(("skip", "No cops"), ("cops", "Call the Cops...")),

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate, Reveal
 from engine.cues import Tune
-from engine.entry import NumberEntry
+from engine.entry import NumberEntry, entry_buttons
 from engine.phases import Waits
 
 from .city import ARCH_VILLAINS, CIV_TYPES
@@ -45,17 +45,11 @@ def offer_deal_nemeses(state: AlterEgoState, seat: int) -> list[Action]:
 
 
 def lay_out_nemeses(state: AlterEgoState, now: float) -> list[Effect]:
-    text = (f"Shuffle the Nemesis cards, then lay {len(state.seats)} face down in a row;"
-            " PEEK: which is yours.")
+    text = "Shuffle the Nemesis cards; lay one face down by each seat. PEEK: yours."
     return [Narrate(text)]
 
 
 # --------------------------------------------------------------------------- the host counts
-
-
-def acceptable(count: NumberEntry) -> bool:
-    """A pile or pool counted empty is a slip: OK is offered only from one up."""
-    return 1 <= count.current <= count.high
 
 
 def all_counted(state: AlterEgoState) -> bool:
@@ -68,8 +62,9 @@ def count_piles(state: AlterEgoState, now: float) -> list[Effect]:
 
 
 def count_pools(state: AlterEgoState, now: float) -> list[Effect]:
+    first = state.seats[0]
     return _host_counts(state, pool_counts(),
-                        f"Sort the CIV tokens into {CIV_TYPES} pools, left to right")
+                        f"Sort CIV into {CIV_TYPES} pools, clockwise from Seat {first}")
 
 
 def _host_counts(state: AlterEgoState, counts: list[NumberEntry], sort: str) -> list[Effect]:
@@ -78,36 +73,35 @@ def _host_counts(state: AlterEgoState, counts: list[NumberEntry], sort: str) -> 
 
 
 def offer_pile_count(state: AlterEgoState, seat: int) -> list[Action]:
-    """Piles have a likely default, so OK comes first."""
+    """+1 counts a pile from "?", OK beside it once a size shows; the last pile's size is
+    what the box leaves, so it has only OK."""
     if seat != state.host:
         return []
     counting = state.data_of(Counting)
-    buttons = _count_buttons(counting.count())
+    count = counting.count()
     ok = Action("ok", "OK", undoable=not counting.on_last())  # the last pile's OK draws the picks
-    return [ok, *buttons] if acceptable(counting.count()) else buttons
+    if count.low == count.high:
+        return [ok]
+    return entry_buttons(count, [Action("add:1", "+1", True, repeat=True)], ok, _DOWN)
 
 
 def offer_pool_count(state: AlterEgoState, seat: int) -> list[Action]:
-    """Pools are counted up in fives, and OK comes last."""
+    """Pools are counted up in fives (a pool of 10 is two presses, two PEEKs and OK), or
+    left uncounted: the companion then never says on its own that the pool is empty."""
     if seat != state.host:
         return []
     count = state.data_of(Counting).count()
-    buttons = [Action("add:5", "+5", True, repeat=True), *_count_buttons(count)]
-    return [*buttons, Action("ok", "OK", True)] if acceptable(count) else buttons
+    ups = [Action("add:5", "+5", True, repeat=True), Action("add:1", "+1", True, repeat=True)]
+    buttons = entry_buttons(count, ups, Action("ok", "OK", True), _DOWN)
+    return [*buttons, Action("skip", "Not counted", True)] if count.value is None else buttons
 
 
-def _count_buttons(count: NumberEntry) -> list[Action]:
-    buttons = [Action("add:1", "+1", True, repeat=True)]
-    if count.current > 0:
-        buttons.append(Action("add:-1", "-1", True, repeat=True))
-    return buttons
+_DOWN = Action("add:-1", "-1", True, repeat=True)
 
 
 def count_by(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
-    """Move the count; unlike a card's number, the first press moves it from the default too."""
-    count = state.data_of(Counting).count()
-    count.value = count.current
-    count.step(int(arg))
+    """Move the count; from "?" the first +1 shows 1, the first +5 shows 5."""
+    state.data_of(Counting).count().step(int(arg))
     return []
 
 
@@ -121,19 +115,20 @@ def pile_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[
 
 
 def pool_counted(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+    """OK, or "Not counted" (the pool stays "?")."""
     state.data_of(Counting).index += 1
     return []
 
 
 def fill_supply(state: AlterEgoState, now: float) -> list[Effect]:
-    state.city.supply = [count.current for count in state.data_of(Counting).counts]
+    state.city.supply = [count.value for count in state.data_of(Counting).counts]
     return []
 
 
 def draw_picks(state: AlterEgoState, now: float) -> list[Effect]:
     """Once the last pile is counted, one card of each is drawn: its position from the top."""
     piles = state.data_of(Counting).counts
-    state.picks = [1 + state.rng.below(count.current) for count in piles]
+    state.picks = [1 + state.rng.below(count.entered) for count in piles]
     chosen = ", ".join(f"pile {i + 1}: card {pick}" for i, pick in enumerate(state.picks))
     return [Buzz(Tune.REVEAL),
             Reveal(f"Take Arch Villains from the top, {chosen}.")]

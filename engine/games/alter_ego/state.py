@@ -41,31 +41,30 @@ def cards_to_draw(family_cards: int, family_trophies: int) -> int:
 
 
 def pile_counts() -> list[NumberEntry]:
-    """The Arch Villain piles' sizes: each starts at the default the data file offers, and
-    none can hold so many that another pile would be left empty."""
-    villains = DATA["arch_villains"]
-    most = villains["cards"] - (ARCH_VILLAINS - 1)
-    return [
-        NumberEntry(f"pile:{i + 1}", f"AV pile {i + 1} size?",
-                    villains["pile_size_default"], 0, most)
-        for i in range(ARCH_VILLAINS)
-    ]
+    """The Arch Villain piles' sizes, counted from "?" (how the box's cards split among the
+    types is not given, so no size is offered): each holds one card at least, and none so
+    many that another pile would be left empty."""
+    most = DATA["arch_villains"]["cards"] - (ARCH_VILLAINS - 1)
+    return [NumberEntry(f"pile:{i + 1}", f"AV pile {i + 1} size?", 1, most)
+            for i in range(ARCH_VILLAINS)]
 
 
 def share_the_box(counts: list[NumberEntry], index: int) -> None:
     """Bound pile ``index`` by what the piles before it left of the box's "9 Arch Villain
-    Cards (3 types)": one card stays for each pile after it, and the last pile is offered
-    exactly what is left."""
-    left = DATA["arch_villains"]["cards"] - sum(count.current for count in counts[:index])
+    Cards (3 types)": one card stays for each pile after it, and the last pile holds exactly
+    what is left. A size the box leaves only one way to count is given, so it shows at once."""
+    left = DATA["arch_villains"]["cards"] - sum(count.entered for count in counts[:index])
     after = len(counts) - 1 - index
     count = counts[index]
     count.high = left - after
-    count.default = count.high if after == 0 else min(count.default, count.high)
+    if after == 0 or count.high == count.low:
+        count.low = count.value = count.high
 
 
 def pool_counts() -> list[NumberEntry]:
-    """The CIV pools' sizes, counted up from nothing."""
-    return [NumberEntry(f"civ:{i + 1}", f"CIV {i + 1} tokens?", 0, 0, 999)
+    """The CIV pools' sizes ("XX Civilian (CIV) Tokens" in the box list), counted up from
+    "?" (a pool counted empty is a slip), or left uncounted."""
+    return [NumberEntry(f"civ:{i + 1}", f"CIV {i + 1} tokens?", 1, 999)
             for i in range(CIV_TYPES)]
 
 

@@ -117,8 +117,9 @@ def nemesis_phrase(seat: int, row: int) -> str:
     return f"Seat {seat} Nemesis #{row}"
 
 
-def counts_text(counts: Sequence[int]) -> str:
-    return "/".join(str(count) for count in counts)
+def counts_text(counts: Sequence[int | None]) -> str:
+    """Counts by CIV type, "?" for a pool left uncounted."""
+    return "/".join("?" if count is None else str(count) for count in counts)
 
 
 def holds(key: str, counts: Sequence[int]) -> str:

@@ -20,7 +20,7 @@ from engine.text import page_of
 from . import end
 from .city import CIV_TYPES
 from .state import ALTER_EGO_TYPES, Ending, Listing, Taking
-from .text import Step, holds
+from .text import Step, counts_text, holds
 
 if TYPE_CHECKING:
     from .state import AlterEgoState
@@ -90,10 +90,13 @@ def offer_display(state: AlterEgoState, seat: int) -> list[Action]:
 def offer_hostages(state: AlterEgoState, seat: int) -> list[Action]:
     supply = state.city.supply
     actions = [
-        Action(f"take:{c}", f"+1 CIV {c + 1} ({supply[c]} left)", undoable=True,
+        Action(f"take:{c}", f"+1 CIV {c + 1} ({counts_text([supply[c]])} left)", undoable=True,
                confirm=supply[c] == 0)  # none left: the Villains win at once
         for c in range(CIV_TYPES)
     ]
+    # An uncounted pool: the table says when it has run out.
+    actions += [Action(f"empty:{c}", f"No CIV {c + 1} left", confirm=True)
+                for c in range(CIV_TYPES) if supply[c] is None]
     if any(state.city.held[state.data_of(Taking).villain]):
         actions.append(_act("done", "Done"))
     return actions
@@ -210,6 +213,11 @@ def take_hostage(state: AlterEgoState, seat: int, arg: str, now: float) -> list[
     civ = int(arg)
     taken = state.city.take(state.data_of(Taking).villain, civ)
     return [] if taken else end.villains_win(state, civ)
+
+
+def pool_ran_out(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:
+    """A hostage was needed from an uncounted pool the table sees empty."""
+    return end.villains_win(state, int(arg))
 
 
 def call_the_cops(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:

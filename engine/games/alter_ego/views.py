@@ -36,7 +36,7 @@ def nemesis_face(state: AlterEgoState, seat: int | None) -> SecretFace | None:
     if seat is None:
         return None
     row = state.nemesis_row[seat]
-    lines = ("Your Nemesis is card", f"{row} from the left of", "the face-down row")
+    lines = ("Your Nemesis is the", f"card by Seat {state.seats[row - 1]}", "(face down): take it")
     return SecretFace(nemesis_phrase(seat, row), (*lines, *_step_help(state, seat)))
 
 
@@ -77,7 +77,7 @@ def pile_count_view(state: AlterEgoState, seat: int | None, now: float) -> SeatV
 
 
 def pool_count_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
-    lines = ("Sort CIV tokens into", "3 pools: left to", "right = CIV 1, 2, 3")
+    lines = ("Sort CIV: 3 pools,", f"CIV 1 by Seat {state.seats[0]},", "then 2, 3 clockwise")
     return _count_view(state, seat, "CIV tokens", lines)
 
 
@@ -96,7 +96,7 @@ def picks_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
 
 
 def deal_nemeses_view(state: AlterEgoState, seat: int | None, now: float) -> SeatView:
-    lines = ("Shuffle the Nemeses;", f"lay {len(state.seats)} face down in a", "row. PEEK: yours")
+    lines = ("Shuffle the Nemeses;", "1 face down by each", "seat; PEEK: yours")
     return _setup_view(state, seat, "Nemesis", lines)
 
 

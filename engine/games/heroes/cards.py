@@ -14,9 +14,10 @@ from engine.entry import NumberEntry
 
 VARIABLE_COST = "?"
 
-# Sensible starting points for a Monster value, shown as "?" until the first +1 or -1.
-STRENGTH_DEFAULT, STRENGTH_MAX = 5, 15
-GEMS_DEFAULT, GEMS_MAX = 2, 9
+# How far a Monster strength read off a card may be set where the rulebook implies no most:
+# no Hero is stronger than 9, so a printed strength is well within it. Gems are bounded by
+# the box's 30.
+STRENGTH_REACH = 15
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Power:
     glory: int = 0  # Glory gained by the Troll's fight
     glory_cost: int = 0  # the Elf pays Glory, not Gems
     min_gems: int = 0  # the Elf needs a Gem to swap
-    monster: str | None = None  # the only Monster the Troll may fight
+    monster: str | None = None  # the only Monster the Troll's power may fight
     summary: str = ""  # the rulebook's words where the label hides them (PEEK face)
 
     @property
@@ -49,6 +50,14 @@ class Hero:
     strength: int
     count: int
     powers: tuple[Power, ...]
+    only_fights: str | None = None  # the rulebook's "can only fight": the one Monster it may
+
+    def may_fight(self, monster: str, strength: int) -> bool:
+        """Strong enough for the Monster (its strength, or its least while unknown), and not
+        barred by the Hero's "can only fight"."""
+        if self.only_fights is not None and monster != self.only_fights:
+            return False
+        return self.strength >= strength
 
     @property
     def turn_powers(self) -> tuple[Power, ...]:
@@ -77,6 +86,7 @@ class Monster:
     strength: int | None
     gems: int | None
     least: int = 0  # the strength the rulebook implies at the least, while it is unknown
+    most: int = 0  # and at the most (the reach of an entry where it implies none)
 
 
 @dataclass(frozen=True)
@@ -98,12 +108,17 @@ def _power(raw: dict[str, Any]) -> Power:
 
 def _hero(raw: dict[str, Any]) -> Hero:
     powers = tuple(_power(p) for p in raw["powers"])
-    return Hero(raw["name"], raw["strength"], raw["count"], powers)
+    return Hero(raw["name"], raw["strength"], raw["count"], powers, raw.get("only_fights"))
 
 
 def _monster(raw: dict[str, Any]) -> Monster:
-    return Monster(raw["name"], raw["count"], known(raw["strength"]), known(raw["gems"]),
-                   raw.get("strength_at_least", 0))
+    """A strength the rulebook bounds to one value is given, not asked."""
+    least = raw.get("strength_at_least", 0)
+    most = raw.get("strength_at_most", STRENGTH_REACH)
+    strength = known(raw["strength"])
+    if strength is None and least == most:
+        strength = least
+    return Monster(raw["name"], raw["count"], strength, known(raw["gems"]), least, most)
 
 
 _DATA = load("heroes")
@@ -139,14 +154,13 @@ def combo_label(combo: tuple[Power, ...]) -> str:
 
 
 def monster_entries() -> list[NumberEntry]:
-    """The values the rulebook leaves out, Monster by Monster, to read off the cards."""
+    """The values the rulebook leaves out, Monster by Monster, to read off the cards: a
+    strength from the least the rulebook implies for it (no default is invented)."""
     entries = []
     for name, monster in MONSTERS.items():
         if monster.strength is None:
-            prompt = f"{name} strength"
-            entries.append(
-                NumberEntry(f"strength:{name}", prompt, STRENGTH_DEFAULT, 0, STRENGTH_MAX)
-            )
+            entries.append(NumberEntry(f"strength:{name}", f"{name} strength", monster.least,
+                                       monster.most))
         if monster.gems is None:
             entries.append(loot_entry(name))
     return entries
@@ -154,4 +168,9 @@ def monster_entries() -> list[NumberEntry]:
 
 def loot_entry(monster: str) -> NumberEntry:
     """A Monster's Gems: at setup, or when a Monster still unknown is defeated."""
-    return NumberEntry(f"gems:{monster}", f"{monster} Gems", GEMS_DEFAULT, 0, GEMS_MAX)
+    return NumberEntry(f"gems:{monster}", f"{monster} Gems", 0, COMPONENTS.gems)
+
+
+def within_data(entry: NumberEntry, value: int | None) -> bool:
+    """Whether a remembered value is one the data allows (None: left unknown)."""
+    return value is None or entry.low <= value <= entry.high

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.api import Action, Effect
-from engine.entry import NumberEntry
+from engine.entry import FIVE, NumberEntry, entry_buttons
 
 from .steps import Entering
 from .table import Table
@@ -17,18 +17,21 @@ if TYPE_CHECKING:
 
 
 def number_actions(number: NumberEntry, may_stay_unknown: bool) -> list[Action]:
-    """OK once a value shows; at setup a Monster value may also stay unknown."""
-    moves = [Action("plus", "+1", undoable=True, repeat=True),
-             Action("minus", "-1", undoable=True, repeat=True)]
-    if number.value is not None:
-        return [*moves, Action("ok", "OK")]
-    if may_stay_unknown:
-        return [*moves, Action("ok", "Keep unknown")]
-    return moves
+    """+1 (and +5 where the range is wide, Gems) from "?", whose first press shows the least
+    the data allows; OK once a value shows; at setup a Monster value may stay unknown."""
+    ups = [Action("plus", "+1", undoable=True, repeat=True)]
+    if number.wide:
+        ups.append(Action(f"plus:{FIVE}", f"+{FIVE}", undoable=True, repeat=True))
+    buttons = entry_buttons(number, ups, Action("ok", "OK"),
+                            Action("minus", "-1", undoable=True, repeat=True))
+    if number.value is None and may_stay_unknown:
+        return [*buttons, Action("ok", "Keep unknown")]
+    return buttons
 
 
 def raise_number(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.data_of(Entering).number.step(1)
+    """+1, or +5 (the argument)."""
+    state.data_of(Entering).number.step(int(arg) if arg else 1)
     return []
 
 

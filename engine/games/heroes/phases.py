@@ -52,7 +52,7 @@ NUMBER = {"plus": raise_number, "minus": lower_number}
 def monster_values(begin: Hook) -> Phase:
     """The first seat reads Monster values off the cards, one by one; ``begin`` says which."""
     return Phase(offer=setup.offer_monster_value,
-                 rules={**NUMBER, "ok": setup.enter_monster_value, "card": setup.take_card_value},
+                 rules={**NUMBER, "ok": setup.enter_monster_value},
                  view=views.monster_values_view, why_not=turns.why_not, begin=begin,
                  next="who_starts")
 

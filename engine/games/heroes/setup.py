@@ -15,7 +15,7 @@ from engine.cues import Tune
 from engine.entry import NumberEntry
 from engine.known import Learned, known_values
 
-from .cards import monster_entries
+from .cards import monster_entries, within_data
 from .numbers import keep_monster_value, number_actions
 from .state import Turn
 from .steps import MonsterValues
@@ -26,10 +26,11 @@ if TYPE_CHECKING:
 
 
 def values_to_ask(table: Table, known: dict[str, int | None]) -> list[NumberEntry]:
-    """Keep the known Monster values (None: left unknown before); return the others."""
+    """Keep the known Monster values (None: left unknown before); return the others, and any
+    remembered value the card data does not allow (a strength below the least), asked again."""
     asked = []
     for entry in monster_entries():
-        if entry.key in known:
+        if entry.key in known and within_data(entry, known[entry.key]):
             entry.value = known[entry.key]
             keep_monster_value(table, entry)
         else:
@@ -51,13 +52,11 @@ def ask_unknown_values(state: HeroesState, now: float) -> list[Effect]:
 
 
 def ask_values_again(state: HeroesState, now: float) -> list[Effect]:
-    """Enter the Monster values again, each starting from the value in use."""
+    """Enter the Monster values again, each showing the value in use ("?" if unknown)."""
     entries = monster_entries()
     for entry in entries:
         field, monster = entry.key.split(":")
-        in_use = (state.table.strengths if field == "strength" else state.table.loot)[monster]
-        if in_use is not None:
-            entry.default = in_use
+        entry.value = (state.table.strengths if field == "strength" else state.table.loot)[monster]
     return ask_values(state, entries, now)
 
 
@@ -70,21 +69,11 @@ def ask_values(state: HeroesState, entries: list[NumberEntry], now: float) -> li
 
 
 def offer_monster_value(state: HeroesState, seat: int) -> list[Action]:
-    """Only the first seat enters the values, one Monster value at a time; until it has
-    looked, ACT takes the usual value named on the button ("Card says 7")."""
+    """Only the first seat enters the values, one Monster value at a time, from "?": no
+    value is offered that the card data does not give."""
     if seat != state.seats[0]:
         return []
-    number = state.data_of(MonsterValues).number
-    actions = number_actions(number, may_stay_unknown=True)
-    if number.value is None:
-        return [Action("card", f"Card says {number.default}"), *actions]
-    return actions
-
-
-def take_card_value(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:
-    number = state.data_of(MonsterValues).number
-    number.value = number.default
-    return enter_monster_value(state, seat, arg, now)
+    return number_actions(state.data_of(MonsterValues).number, may_stay_unknown=True)
 
 
 def enter_monster_value(state: HeroesState, seat: int, arg: str, now: float) -> list[Effect]:

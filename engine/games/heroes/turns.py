@@ -24,7 +24,6 @@ from .text import claim_speech, monster_label
 if TYPE_CHECKING:
     from .state import HeroesState
 
-STRONGEST = max(hero.strength for hero in HEROES.values())
 PAGE = 5  # Heroes per page when a list would not fit the eight-action limit
 WHOLE = PAGE + 2  # a list this long still fits whole, with "Other action" beside it
 
@@ -43,10 +42,17 @@ def why_not(state: HeroesState, seat: int, action_id: str) -> str:
 # --- choosing the action --------------------------------------------------------------------
 
 
+def fighters(state: HeroesState, index: int) -> list[str]:
+    """The Heroes that may fight the Monster in play at ``index``: strong enough for it (an
+    unknown strength, at its least) and not held to another by their "can only fight"."""
+    monster = state.table.in_play[index]
+    needed = state.table.strength_needed(monster)
+    return [h for h in HERO_ORDER if HEROES[h].may_fight(monster, needed)]
+
+
 def fightable(state: HeroesState) -> list[int]:
-    """Monsters some Hero is strong enough for (an unknown strength, at its least)."""
-    needed = [state.table.strength_needed(name) for name in state.table.in_play]
-    return [i for i, strength in enumerate(needed) if strength <= STRONGEST]
+    """Monsters some Hero may fight."""
+    return [i for i in range(len(state.table.in_play)) if fighters(state, i)]
 
 
 def offer_actions(state: HeroesState, seat: int) -> list[Action]:
@@ -126,10 +132,9 @@ def start_paging(state: HeroesState, now: float) -> list[Effect]:
 
 
 def claimable(state: HeroesState, seat: int) -> list[str]:
-    """COMBAT: the Heroes strong enough for the Monster; POWER: those with powers to pay."""
+    """COMBAT: the Heroes that may fight the Monster; POWER: those with powers to pay."""
     if state.turn.fight is not None:
-        needed = state.table.strength_needed(state.table.in_play[state.turn.fight])
-        return [h for h in HERO_ORDER if HEROES[h].strength >= needed]
+        return fighters(state, state.turn.fight)
     return [h for h in HERO_ORDER if combos(state, seat, h)]
 
 

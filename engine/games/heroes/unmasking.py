@@ -38,7 +38,7 @@ def name_hero(state: HeroesState, seat: int, arg: str, now: float) -> list[Effec
     """The guess; the Exorcist then sets the bet, between 1 Gem and all the Gems held."""
     gems = state.table.purses[seat].gems
     if "exorcist_bet" in state.turn.announced and gems > 0:
-        bet = NumberEntry("bet", "Bet Gems", 1, 1, gems, value=1)
+        bet = NumberEntry("bet", "Bet Gems", 1, gems, value=1)
         return state.set_phase("bet", now, Bet(bet, guess=arg))
     return unmask(state, seat, arg, 0, now)
 

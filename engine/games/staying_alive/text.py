@@ -51,7 +51,7 @@ def deck_pages(
         steps.append(Page("Codes (module 2)", (
             "Shuffle 5 face down,", f"return card {codes} from", "the top to box unseen")))
     steps.append(Page("Shuffle the deck", (
-        f"Shuffle the {cards} cards,", "put them on the", "escape card (face up)")))
+        f"Shuffle the {cards} cards,", "face down onto the", "face-up escape card")))
     unnamed = sum(1 for role in ROLES if role.name is None)
     if any(role is not None and role.name is None for role in roles.values()):
         named = ", ".join(role.screen or "" for role in ROLES if role.name)
@@ -132,7 +132,9 @@ DECK_HELP = ("Build the deck, then", "stamina and 3 cards")
 LOOKOUT_START_HELP = ("Turn the hourglass", "over, take 1st turn")
 START_HELP = ("The Lookout turns the", "hourglass and starts")
 TURN_HELP = ("Draw 1, then up to 2", "actions; speak freely")
-SILENCE_HELP = ("Radio silence: no", "talk, nods or signs")
+# Each line whole on its own: a page may end after the first, and must not then say the
+# opposite of the rule ("Radio silence: no").
+SILENCE_HELP = ("Off turn: stay silent", "no talk, nods, signs")
 STRAIN_HELP = (f"{STRAIN_LIMIT}+ strain in hand:", "lose 1 stamina")
 STAY_OR_ESCAPE_HELP = ("Stay: -1 stamina, or", "escape: -1 a strain")
 ESCAPE_HELP = ("Escape: -1 stamina", "per strain in hand")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import Action, Buzz, Effect, Narrate
 from engine.cues import Tune
-from engine.entry import NumberEntry
+from engine.entry import FIVE, NumberEntry, entry_buttons
 from engine.known import Learned
 from engine.text import fit
 
@@ -19,15 +19,16 @@ from .cards import CHARACTERS, DIE_RESULTS, DIE_SIDES
 if TYPE_CHECKING:
     from .state import TheyLiveState
 
-# Sensible starting points for values entered from a card (Frank's 15 health, Dixon's
-# CRITICAL 3); shown as "?" until the seat accepts the starting point or presses +1 or -1.
-# The hand limit is printed on the card and only the player needs it, so it is never asked.
+# The bounds of values entered from a card: "?" until the first +1, which shows the least
+# (no usual value is invented: the rulebook prints only Frank's health and two CRITICALs).
+# A character lives with 1 health square; its CRITICAL is below its health (set once the
+# health is in). The hand limit is printed on the card and only the player needs it, so it
+# is never asked.
 CARD_VALUES = {
-    "health": ("health", 15, 1, 40),
-    "critical": ("CRITICAL", 3, 1, 39),
+    "health": ("health", 1, 40),
+    "critical": ("CRITICAL", 1, 39),
 }
 _PLAYER_ATTRIBUTES = {"health": "max_health", "critical": "critical"}
-_DIE_SIDES_DEFAULT = 2
 _DIE_SIDES_MAX = 12
 _DIE_PREFIX = "die:"
 
@@ -49,8 +50,7 @@ def die_value_entries() -> list[NumberEntry]:
     if DIE_SIDES is not None:
         return []
     return [
-        NumberEntry(f"{_DIE_PREFIX}{result}", fit(f"{result} faces"), _DIE_SIDES_DEFAULT, 0,
-                    _DIE_SIDES_MAX)
+        NumberEntry(f"{_DIE_PREFIX}{result}", fit(f"{result} faces"), 0, _DIE_SIDES_MAX)
         for result in DIE_RESULTS
     ]
 
@@ -123,10 +123,10 @@ def _changeable(state: TheyLiveState, seat: int) -> list[NumberEntry]:
 
 
 def change_values(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    """Ask this seat's values again, each starting from the value in use."""
+    """Ask this seat's values again, each showing the value in use (OK keeps it)."""
     entries = _changeable(state, seat)
     for entry in entries:
-        entry.default = _value_in_use(state, seat, entry.key)
+        entry.value = _value_in_use(state, seat, entry.key)
     state.value_entries[seat] = entries
     return []
 
@@ -142,30 +142,30 @@ def _value_in_use(state: TheyLiveState, seat: int, key: str) -> int:
 
 
 def offer_values(state: TheyLiveState, seat: int) -> list[Action]:
-    """Until the seat has looked, ACT says the usual value aloud ("Card says 15") and takes
-    it in one press; +1 / -1 show it and move from there."""
+    """From "?", +5 / +1 count up from the least the card allows (a health of 12 is two +5
+    and two +1); OK once a value shows. No usual value is offered: none is given."""
     queue = state.value_entries[seat]
     if not queue:
         return []
     entry = queue[0]
-    moves = [Action("+1", "+1", undoable=True, repeat=True),
-             Action("-1", "-1", undoable=True, repeat=True)]
-    if entry.value is None:
-        return [Action("ok", f"Card says {entry.default}", undoable=True), *moves]
-    if _acceptable(state, entry):
-        return [*moves, Action("ok", "OK", undoable=True)]
-    return moves
+    ups = [Action("+1", "+1", undoable=True, repeat=True)]
+    if entry.wide:
+        ups.insert(0, Action(f"+1:{FIVE}", f"+{FIVE}", undoable=True, repeat=True))
+    ok = Action("ok", "OK", undoable=True)
+    buttons = entry_buttons(entry, ups, ok, Action("-1", "-1", undoable=True, repeat=True))
+    return buttons if _acceptable(state, entry) else [b for b in buttons if b is not ok]
 
 
 def _acceptable(state: TheyLiveState, entry: NumberEntry) -> bool:
     """A virtual die needs at least one side; every other value is already in bounds."""
     if entry.key != f"{_DIE_PREFIX}{DIE_RESULTS[-1]}":
         return True
-    return sum(state.die_sides.values()) + entry.current > 0
+    return sum(state.die_sides.values()) + (entry.value or 0) > 0
 
 
 def raise_value(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
-    state.value_entries[seat][0].step(1)
+    """+1, or +5 (the argument)."""
+    state.value_entries[seat][0].step(int(arg) if arg else 1)
     return []
 
 
@@ -177,18 +177,18 @@ def lower_value(state: TheyLiveState, seat: int, arg: str, now: float) -> list[E
 def accept_value(state: TheyLiveState, seat: int, arg: str, now: float) -> list[Effect]:
     entry = state.value_entries[seat].pop(0)
     _store(state, seat, entry)
-    return [Learned({value_name(state.players[seat].character, entry.key): entry.current})]
+    return [Learned({value_name(state.players[seat].character, entry.key): entry.entered})]
 
 
 def _store(state: TheyLiveState, seat: int, entry: NumberEntry) -> None:
     if entry.key.startswith(_DIE_PREFIX):
-        state.die_sides[entry.key.removeprefix(_DIE_PREFIX)] = entry.current
+        state.die_sides[entry.key.removeprefix(_DIE_PREFIX)] = entry.entered
         return
-    setattr(state.players[seat], _PLAYER_ATTRIBUTES[entry.key], entry.current)
+    setattr(state.players[seat], _PLAYER_ATTRIBUTES[entry.key], entry.entered)
     if entry.key == "health":
         for later in state.value_entries[seat]:
             if later.key == "critical":
-                later.high = max(1, entry.current - 1)
+                later.high = max(1, entry.entered - 1)
 
 
 def values_entered(state: TheyLiveState) -> bool:
