@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from engine.api import SecretFace
 from engine.games.staying_alive.cards import DATA, HAND, ROLES, STRAIN_LIMIT, Role, base_cards
-from engine.games.staying_alive.steps import PlayData, Step, TurnMenu
 from engine.text import screen_lines
-
-if TYPE_CHECKING:
-    from engine.games.staying_alive.state import StayingAliveState
 
 STRAIN_NOTE = f"Check strain: {STRAIN_LIMIT}+ = -1"
 MORE_PROMPT = "Corrections, goals"
@@ -85,44 +79,6 @@ def role_page(role: Role | None, stamina: int) -> Page:
 # --- lines in play ---------------------------------------------------------------------------
 
 
-def role_line(state: StayingAliveState, seat: int) -> str:
-    """``"Lookout    Stamina 5"``: the public role and the stamina tokens."""
-    role = state.roles[seat]
-    name = "No role" if role is None else role.screen or "Other role"
-    return f"{name:<11}Stamina {state.stamina[seat]}"
-
-
-def deck_line(state: StayingAliveState) -> str:
-    """``"Deck 12 Goal 1,3"``: cards left and the target modules still to fulfil."""
-    deck = f"Deck {state.deck}" if state.deck else "Deck EMPTY"
-    if not state.goals():
-        return deck
-    left = state.goals_left()
-    return f"{deck} Goal {','.join(map(str, left))}" if left else f"{deck} Goals done"
-
-
-def escaped_line(state: StayingAliveState) -> str:
-    if not state.escaped:
-        return ""
-    return "Escaped: " + ", ".join(map(str, state.escaped))
-
-
-def lookout_line(state: StayingAliveState) -> str:
-    lookout = state.lookout()
-    return f"Lookout: Seat {lookout}" if lookout is not None else "Lookout escaped"
-
-
-def draw_prompt(state: StayingAliveState) -> str:
-    """Under the big digits only this line shows: the seat on turn sees its stamina here."""
-    stamina = state.stamina[state.turn]
-    drew = state.data_of(PlayData).drew
-    return f"Draw 1, stamina {stamina}" if drew else f"No draw, stamina {stamina}"
-
-
-def check_prompt(state: StayingAliveState) -> str:
-    return STRAIN_NOTE if state.deck else state.escape_blocker() or "Stay -1 or escape"
-
-
 # --- the PEEK face: nothing is secret, so it is help -----------------------------------------
 # The seat's role and what it does, then what the step expects of the seat, from the Staying
 # Alive rulebook.
@@ -141,25 +97,3 @@ ESCAPE_HELP = ("Escape: -1 stamina", "per strain in hand")
 ESCAPED_HELP = ("You escaped: you no", "longer take part")
 
 
-def role_face(state: StayingAliveState, seat: int) -> SecretFace:
-    """The seat's role card and its ability, then the step's help: all of it public."""
-    role = state.roles[seat]
-    title = "No role card" if role is None else f"Role: {role.screen or 'other'}"
-    ability = NO_ROLE if role is None else role.peek
-    return SecretFace(title, (*ability, *step_help(state, seat)))
-
-
-def step_help(state: StayingAliveState, seat: int) -> tuple[str, ...]:
-    if seat in state.escaped:
-        return ESCAPED_HELP
-    if state.phase == Step.DECK:
-        return DECK_HELP
-    if state.phase == Step.START:
-        return LOOKOUT_START_HELP if seat == state.lookout() else START_HELP
-    if seat != state.turn:
-        return SILENCE_HELP
-    if state.has_open(seat, TurnMenu.ESCAPE):
-        return ESCAPE_HELP
-    if state.phase == Step.CHECK:
-        return STRAIN_HELP if state.deck else STAY_OR_ESCAPE_HELP
-    return TURN_HELP if state.phase == Step.PLAY else ()
