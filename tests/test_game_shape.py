@@ -59,8 +59,10 @@ def test_game_ends_only_in_its_end_module(package: Path) -> None:
 
 @pytest.mark.parametrize("package", PACKAGES, ids=IDS)
 def test_game_modules_import_each_other_without_a_cycle(package: Path) -> None:
-    """Run-time imports only (type-checking imports are free): state never imports views."""
-    graph = {path.stem: _runtime_siblings(path, package) for path in package.glob("*.py")}
+    """No cycle, not even through imports made for typing alone: the state imports no rule
+    and no view, and the words (text.py) are typed against no state."""
+    graph = {path.stem: _siblings(path, package, typing=True)
+             for path in package.glob("*.py")}
     for start in graph:
         seen, todo = set(), list(graph[start])
         while todo:
@@ -82,8 +84,12 @@ def test_shape_checks_catch_a_cycle_and_a_stray_finish(tmp_path: Path) -> None:
     """The two static checks fail on a package that breaks them."""
     (tmp_path / "state.py").write_text("from .views import x\n")
     (tmp_path / "views.py").write_text("from . import state\nstate.finish('x', 'end')\n")
-    assert "views" in _runtime_siblings(tmp_path / "state.py", tmp_path)
-    assert "state" in _runtime_siblings(tmp_path / "views.py", tmp_path)
+    assert "views" in _siblings(tmp_path / "state.py", tmp_path)
+    assert "state" in _siblings(tmp_path / "views.py", tmp_path)
+    (tmp_path / "text.py").write_text("from typing import TYPE_CHECKING\n"
+                                      "if TYPE_CHECKING:\n    from .state import S\n")
+    assert "state" not in _siblings(tmp_path / "text.py", tmp_path)
+    assert "state" in _siblings(tmp_path / "text.py", tmp_path, typing=True)
     assert any(_calls_finish(node) for node in ast.walk(_tree(tmp_path / "views.py")))
 
 
@@ -109,12 +115,13 @@ def _calls_finish(node: ast.AST) -> bool:
             and node.func.attr == "finish")
 
 
-def _runtime_siblings(path: Path, package: Path) -> set[str]:
-    """Sibling modules ``path`` imports when it runs (not under ``if TYPE_CHECKING``)."""
+def _siblings(path: Path, package: Path, typing: bool = False) -> set[str]:
+    """Sibling modules ``path`` imports when it runs (not under ``if TYPE_CHECKING``), or with
+    ``typing`` those it imports for type checking too."""
     siblings = {p.stem for p in package.glob("*.py")}
     dotted = _dotted(package) if package.is_relative_to(ROOT) else None
     found: set[str] = set()
-    for node in _runtime_nodes(_tree(path)):
+    for node in (ast.walk(_tree(path)) if typing else _runtime_nodes(_tree(path))):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level == 1:
