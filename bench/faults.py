@@ -7,6 +7,10 @@
 - **disk**: the state directory on a real tmpfs that is filled (and perhaps freed) at a
   random moment while the table plays, then a SIGKILL or a clean stop, then a restart.
 - **races**: two copies started at once on one state directory.
+- **storage**: the state directory's file system fails or is tampered with, on the real
+  ``companion play``: a loop-mounted ext4 turned read-only mid-game then a kill and a
+  restart, a read-only state directory, a deleted or replaced lock, a link for each of the
+  journal's files, an immutable ``-shm`` (the scenarios of tests/test_state_dir_faults.py).
 - **scripts**: mutated table scripts; every error must be ``FILE:LINE``-style with a usage.
 
 Each outcome is counted; the goal rows (silent loss, silent re-deal, crash loop, altered
@@ -33,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.disk import NoSmallDisk, small_disk
+from bench.disk import NoSmallDisk, small_disk, small_ext4
 from companion.journal_digest import state_digest
 from companion.journal_sqlite import SqliteJournal
 from companion.statedir import journal_path, prepare_state_dir
@@ -304,6 +308,53 @@ def _first_ready(chain, pids: set[int]) -> int:
                     return pid
 
 
+# --- the storage itself fails ----------------------------------------------------------------
+
+
+def storage(rounds: int, workdir: Path) -> Counter:
+    """Each scenario of tests/test_state_dir_faults.py, ``rounds`` times, each on a fresh
+    state directory (and a fresh ext4 image where it needs one)."""
+    from tests import test_state_dir_faults as scenarios
+    from tests.test_crash_harness import Chain
+
+    cases = [("read-only mid-game, killed, restarted", scenarios.
+              test_a_restart_after_dying_on_a_disk_turned_read_only_says_actions_were_lost, True),
+             ("read-only state directory at start",
+              scenarios.test_a_read_only_state_directory_starts_and_plays_not_saving, True),
+             ("immutable -shm", scenarios.test_an_immutable_shm_file_is_no_sigbus, False)]
+    lock = scenarios.test_no_second_writer_when_the_lock_file_is_deleted_or_replaced
+    links = scenarios.test_a_link_in_the_state_directory_is_never_followed
+    cases += [(f"lock {how}", lambda chain, how=how: lock(chain, how), False)
+              for how in ("deleted", "replaced")]
+    cases += [(f"{name} a link", lambda chain, name=name: links(chain, chain.directory, name),
+               False) for name in ("lock", "journal.sqlite3", "journal.sqlite3-wal",
+                                   "journal.sqlite3-shm", "journal.sqlite3-unsaved")]
+    outcomes: Counter = Counter()
+    for trial in range(rounds):
+        for number, (title, case, needs_disk) in enumerate(cases):
+            directory = workdir / f"storage{trial}-{number}"
+            (directory / "run").mkdir(parents=True, mode=0o700)
+            os.environ["RUNTIME_DIRECTORY"] = str(directory / "run")
+            chain = Chain(directory, seed=trial)
+            try:
+                if needs_disk:
+                    with small_ext4(directory / "disk") as disk:
+                        case(chain, disk)
+                else:
+                    case(chain)
+                outcomes[f"{title}: told, no crash"] += 1
+            except AssertionError as error:
+                outcomes[f"SILENT or wrong: {title} ({str(error).splitlines()[0][:50]})"] += 1
+            except (pytest.fail.Exception, TimeoutError):
+                outcomes[f"CRASH LOOP: {title}"] += 1
+            except pytest.skip.Exception as why:
+                outcomes[f"not run: {title} ({why})"] += 1
+            finally:
+                chain.notify.close()
+                os.environ.pop("RUNTIME_DIRECTORY", None)
+    return outcomes
+
+
 # --- mutated scripts ---------------------------------------------------------------------------
 
 WORDS = ("1", "2", "9", "0", "-1", "act", "peek", "elbow", "30s", "1m", "x", '"Join"', "all",
@@ -358,11 +409,13 @@ def main(args: list[str] | None = None) -> int:
     options.add_argument("--quick", action="store_true", help="a few of each (seconds)")
     options.add_argument("--seed", type=int, default=2024)
     options.add_argument("--only", nargs="+", choices=("kills", "flips", "disk", "races",
-                                                       "scripts"), help="run only these")
+                                                       "storage", "scripts"), help="run only these")
     chosen = options.parse_args(args)
     logging.getLogger("companion").setLevel(logging.CRITICAL)  # each trial logs its damage
-    sizes = dict(kills=8, flips=20, seed_bits=4, disk=3, races=2, scripts=30) if chosen.quick \
-        else dict(kills=1000, flips=400, seed_bits=40, disk=60, races=30, scripts=1500)
+    sizes = dict(kills=8, flips=20, seed_bits=4, disk=3, races=2, storage=1,
+                 scripts=30) if chosen.quick else dict(kills=1000, flips=400, seed_bits=40,
+                                                       disk=60, races=30, storage=3,
+                                                       scripts=1500)
     rng = random.Random(chosen.seed)
     with tempfile.TemporaryDirectory(prefix="faults-") as folder:
         workdir = Path(folder)
@@ -373,6 +426,8 @@ def main(args: list[str] | None = None) -> int:
             ("disk", "a full disk at random moments",
              lambda: full_disk(sizes["disk"], workdir, rng)),
             ("races", "two copies started at once", lambda: races(sizes["races"], workdir)),
+            ("storage", "the state directory's file system fails or is tampered with",
+             lambda: storage(sizes["storage"], workdir)),
             ("scripts", "mutated table scripts", lambda: scripts(sizes["scripts"], rng)),
         ]
         failed = 0

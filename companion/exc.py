@@ -19,6 +19,11 @@ class StateDirBusy(CompanionError, OSError):
     game (a resumed game answered twice, a finished game marked by the wrong process)."""
 
 
+class LinkRefused(CompanionError, OSError):
+    """A symbolic link stands where the journal keeps a file: it is never followed (a write
+    through it would truncate or chmod its target), so nothing is saved until it is gone."""
+
+
 class ScriptError(CompanionError):
     """A script line that cannot be read or whose expectation failed."""
 

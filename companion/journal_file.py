@@ -8,12 +8,23 @@ database. An unreadable file is moved aside whole, never edited, and a fresh jou
 
 An error that says the disk refused a write (full, I/O, read-only) is an *I/O fault*: moving
 the file aside would not help, so the journal keeps its writes in memory until the disk
-takes them again (see :class:`companion.journal_writer.JournalWriter`).
+takes them again (see :class:`companion.journal_writer.JournalWriter`). A symbolic link
+where one of the journal's files belongs is one too (:class:`LinkRefused`): it is never
+followed, and nothing is written until it is gone.
+
+``companion play`` opens the journal in SQLite's exclusive locking mode (``exclusive``): its
+write-ahead log's index is kept in the process's memory, not in a ``-shm`` file mapped from
+the disk, which another program (or an immutable or truncated file) could break under us
+with a SIGBUS. Only one writer ever has the file anyway
+(:func:`companion.statedir.hold_state_dir`); the lock SQLite holds on the file for the
+process's life is a second guard, at the file itself; a reader (``companion audit``) waits
+until the table has stopped.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -26,8 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import journal_chain
-from .exc import Unreadable
+from .exc import LinkRefused, Unreadable
 from .record import JournaledAction
+from .statedir import open_nofollow
 
 log = logging.getLogger(__name__)
 
@@ -89,23 +101,41 @@ def is_disk_full(error: BaseException) -> bool:
     return code is not None and code & 0xFF == sqlite3.SQLITE_FULL
 
 
+def fault_name(error: BaseException) -> str:
+    """Why nothing is saved, in a seat's words ("Not saving: read-only")."""
+    if isinstance(error, LinkRefused):
+        return "symlink"
+    if is_disk_full(error):
+        return "disk full"
+    code = getattr(error, "sqlite_errorcode", None)
+    if getattr(error, "errno", None) in (13, 30) or (  # EACCES, EROFS
+            code is not None and code & 0xFF == sqlite3.SQLITE_READONLY):
+        return "read-only"
+    return "I/O error" if is_io_fault(error) else "journal error"
+
+
 # --- opening -----------------------------------------------------------------------------------
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open (or create) the journal: 0600, WAL, synchronous=FULL, checked, at this schema.
+def connect(path: Path, exclusive: bool = False) -> sqlite3.Connection:
+    """Open (or create) the journal: 0600, WAL, synchronous=FULL, checked, at this schema;
+    ``exclusive``: the log's index in memory, and the file locked until it is closed.
 
     Raises :class:`Unreadable` for a file that is damaged or not ours to read; an I/O fault
     (permissions, a full disk) propagates as it is, since moving the file aside would not help.
     """
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
-    os.chmod(path, 0o600)  # an older file, or one a person copied in, is tightened too
+    refuse_links(path)
+    fd = open_nofollow(path, os.O_RDWR | os.O_CREAT)
+    try:
+        os.fchmod(fd, 0o600)  # an older file, or one a person copied in, is tightened too
+    finally:
+        os.close(fd)
     # Autocommit: one write, one transaction. Its commit is made on the journal's flusher
     # thread while the loop draws; one thread at a time uses the connection.
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.text_factory = _lenient_text  # a damaged byte fails its row's check, not the start
     try:
-        _configure(db)
+        _configure(db, exclusive)
     except (sqlite3.Error, UnicodeDecodeError, ValueError, TypeError, KeyError) as error:
         db.close()
         if is_io_fault(error):
@@ -121,7 +151,21 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _configure(db: sqlite3.Connection) -> None:
+SIDE_FILES = ("-wal", "-shm", "-unsaved", "-tally")  # the journal's files beside its own
+
+
+def refuse_links(path: Path) -> None:
+    """Raise :class:`LinkRefused` when the journal or a file beside it is a symbolic link
+    (checked before anything reads, repairs or writes them)."""
+    for name in (str(path), *(f"{path}{suffix}" for suffix in SIDE_FILES)):
+        if os.path.islink(name):
+            raise LinkRefused(40, f"{name} is a symbolic link: not followed; nothing is saved "
+                              "until it is removed")  # 40: ELOOP, as O_NOFOLLOW says it
+
+
+def _configure(db: sqlite3.Connection, exclusive: bool) -> None:
+    if exclusive:
+        db.execute("PRAGMA locking_mode=EXCLUSIVE")  # before the first read: no -shm
     mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
     if mode != "wal":
         raise Unreadable(f"journal mode {mode}, not WAL")
@@ -397,39 +441,83 @@ def _checksum(data: bytes | bytearray, s0: int, s1: int, big: int) -> tuple[int,
 
 
 class UnsavedMark:
-    """A small file, allocated while the disk has room, that says "writes are held back".
+    """Where "writes are held back" is noted, so that a start after a process that died still
+    behind tells the table what really happened (actions lost), not a torn write or nothing.
 
-    Rewriting blocks a file already owns needs no free space, so the mark can be set on a
-    full disk; a start after a process that died still behind reads it and tells the table
-    what really happened (actions lost with the disk full), not a torn write.
+    Two places, either enough: a small file beside the journal, allocated while the disk has
+    room (rewriting blocks a file already owns needs no free space, so it is set on a full
+    disk, and it outlives a reboot); and a file in the runtime directory, in memory, which
+    can be written when the disk cannot (read-only, failing, full from the start) and
+    outlives a restart of the service but not a reboot. A reboot after a disk that refused
+    even the first place loses the mark: that start cannot know, and says nothing.
     """
 
     SIZE = 512
 
-    def __init__(self, journal: Path) -> None:
+    def __init__(self, journal: Path, runtime: Path | None = None) -> None:
         self.path = Path(f"{journal}-unsaved")
+        # One journal's mark among others' (tests, a second table): named by its path.
+        name = hashlib.sha256(str(self.path.absolute()).encode()).hexdigest()[:16]
+        self.runtime = None if runtime is None else runtime / f"journal-{name}.unsaved"
+        self._read = False
 
-    def read(self) -> str:
-        try:
-            data = self.path.read_bytes()[: self.SIZE]
-        except FileNotFoundError:
+    def found(self) -> str:
+        """What the last run left (empty: nothing held back), on the first call only: a
+        mark this run set since is its own, not the last run's (a start whose file could not
+        be opened tries again later)."""
+        if self._read:
             return ""
-        return data.rstrip(b"\0").decode("ascii", "replace").strip()
+        self._read = True
+        return _read_mark(self.path, self.SIZE) or (
+            _read_mark(self.runtime, self.SIZE) if self.runtime else "")
 
     def prepare(self) -> None:
         """Give the file its blocks now, while the disk has room (once; kept after)."""
         with contextlib.suppress(OSError):
-            if self.path.stat().st_size == self.SIZE and not self.read():
+            if os.lstat(self.path).st_size == self.SIZE and not _read_mark(self.path, self.SIZE):
+                self._clear_runtime()
                 return
         self.set("")
 
     def set(self, text: str) -> None:
-        """Best effort: a disk that refuses even this leaves the table playing all the same."""
+        """Best effort, in both places: a disk that refuses even this leaves the table
+        playing all the same. A link is never written through."""
         data = text.encode("ascii", "replace")[: self.SIZE].ljust(self.SIZE, b"\0")
         with contextlib.suppress(OSError):
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                os.pwrite(fd, data, 0)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            _write_mark(self.path, data)
+        if not text:
+            self._clear_runtime()
+        elif self.runtime is not None:
+            with contextlib.suppress(OSError):
+                self.runtime.parent.mkdir(mode=0o700, exist_ok=True)
+                _write_mark(self.runtime, data)
+
+    def _clear_runtime(self) -> None:
+        if self.runtime is not None:
+            with contextlib.suppress(OSError):
+                self.runtime.unlink(missing_ok=True)
+
+
+def _read_mark(path: Path, size: int) -> str:
+    try:
+        fd = open_nofollow(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return ""
+    except OSError as error:  # a link is refused and told apart (refuse_links)
+        return "" if error.errno == 40 else f"unreadable mark ({error.strerror})"
+    try:
+        data = os.pread(fd, size, 0)
+    except OSError as error:
+        return f"unreadable mark ({error.strerror})"
+    finally:
+        os.close(fd)
+    return data.rstrip(b"\0").decode("ascii", "replace").strip()
+
+
+def _write_mark(path: Path, data: bytes) -> None:
+    fd = open_nofollow(path, os.O_WRONLY | os.O_CREAT)
+    try:
+        os.pwrite(fd, data, 0)
+        os.fsync(fd)
+    finally:
+        os.close(fd)

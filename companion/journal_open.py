@@ -5,7 +5,8 @@ whole, a fresh one started: "Bad journal set aside"); a log whose last write was
 power cut ("Torn write cut back"); a log with a damaged frame, repaired from a copy kept
 aside ("Journal damage found"), or, when the repair does not read, cut back where SQLite
 cuts it ("Last 3 saves lost"); or the mark of a run that died with writes the disk had
-refused ("Unsaved actions lost"). The file's own checks are :mod:`companion.journal_file`.
+refused ("Unsaved actions lost"), told first, even when the file cannot be opened now (a
+read-only disk, a symbolic link refused). The file's own checks are :mod:`companion.journal_file`.
 """
 
 from __future__ import annotations
@@ -14,33 +15,46 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from .exc import Unreadable
-from .journal_file import UnsavedMark, check_wal, connect, copy_aside, move_aside, repair_wal
+from .journal_file import (
+    UnsavedMark,
+    check_wal,
+    connect,
+    copy_aside,
+    move_aside,
+    refuse_links,
+    repair_wal,
+)
 
 log = logging.getLogger(__name__)
 
 
 def open_journal(path: Path, mark: UnsavedMark, tell: Callable[[str], None], *,
-                 counted: bool = False) -> sqlite3.Connection:
+                 counted: bool = False, exclusive: bool = False) -> sqlite3.Connection:
     """The journal at ``path``, open and checked; each thing found is told with ``tell``.
-    The unsaved mark is read, then given its blocks for this run. ``counted``: a tally
-    (:mod:`companion.journal_tally`) was found, and resume tells what a torn log lost, with
-    its size (nothing, when the torn write was never acknowledged)."""
-    unsaved = mark.read()
-    wal = check_wal(path)
-    try:
-        db = _connect_checked(path, wal.lost, tell)
-    except Unreadable as error:
-        move_aside(path, str(error))
-        tell("Bad journal set aside")
-        db = connect(path)
+    The unsaved mark is read (once a run), then given its blocks for this run. ``counted``: a
+    tally (:mod:`companion.journal_tally`) was found, and resume tells what a torn log lost,
+    with its size (nothing, when the torn write was never acknowledged). A file that cannot
+    be opened now raises an I/O fault (:func:`companion.journal_file.is_io_fault`).
+    ``exclusive``: see :func:`companion.journal_file.connect`."""
+    opener = partial(connect, exclusive=exclusive)
+    unsaved = mark.found()
     if unsaved:
         log.error("journal %s: the last run ended with writes the disk had refused (%s); "
                   "what was played after that is lost", path, unsaved)
         tell("Unsaved actions lost")
-    elif wal.torn and not counted:
+    refuse_links(path)
+    wal = check_wal(path)
+    try:
+        db = _connect_checked(path, wal.lost, tell, opener)
+    except Unreadable as error:
+        move_aside(path, str(error))
+        tell("Bad journal set aside")
+        db = opener(path)
+    if wal.torn and not unsaved and not counted:
         log.warning("journal %s: the last write was torn (a power cut mid-write); cut back "
                     "to the last whole write", path)
         tell("Torn write cut back")
@@ -48,17 +62,18 @@ def open_journal(path: Path, mark: UnsavedMark, tell: Callable[[str], None], *,
     return db
 
 
-def _connect_checked(path: Path, lost: int, tell: Callable[[str], None]) -> sqlite3.Connection:
+def _connect_checked(path: Path, lost: int, tell: Callable[[str], None],
+                     opener: Callable[[Path], sqlite3.Connection]) -> sqlite3.Connection:
     """Open the file; a log with a damaged frame is repaired first (a copy kept aside),
     and when the repair does not read, SQLite's own cut is taken and announced."""
     if not lost:
-        return connect(path)
+        return opener(path)
     aside = copy_aside(path, "damaged")
     log.error("journal %s: its log has a damaged frame, and %d committed writes after it; "
               "a copy is kept as %s; repairing", path, lost, aside.name)
     repair_wal(path)
     try:
-        db = connect(path)
+        db = opener(path)
     except Unreadable as error:
         log.error("journal %s: the repaired log does not read (%s): the %d writes after "
                   "the damage are lost", path, error, lost)
@@ -66,6 +81,6 @@ def _connect_checked(path: Path, lost: int, tell: Callable[[str], None]) -> sqli
         with contextlib.suppress(FileNotFoundError):
             Path(f"{path}-shm").unlink()
         tell(f"Last {lost} saves lost")
-        return connect(path)
+        return opener(path)
     tell("Journal damage found")
     return db

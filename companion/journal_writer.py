@@ -30,7 +30,7 @@ from typing import Self, TextIO
 
 from . import journal_chain
 from .journal_digest import entry_tag
-from .journal_file import UnsavedMark, is_disk_full, is_io_fault, move_aside
+from .journal_file import UnsavedMark, fault_name, move_aside
 from .journal_open import open_journal
 from .journal_tally import Tallied, Tally
 from .record import GameRecord, JournaledAction
@@ -46,12 +46,17 @@ GameRow = tuple[str, str, str, bytes, str, str | None, bytes, str, int]
 class JournalWriter:
     """The write half of the Journal protocol on SQLite, and the game it is writing."""
 
-    def __init__(self, path: Path, *, acks: TextIO | None = None) -> None:
+    def __init__(self, path: Path, *, acks: TextIO | None = None,
+                 runtime: Path | None = None, exclusive: bool = False) -> None:
+        """``runtime``: the runtime directory, where the unsaved mark is kept too;
+        ``exclusive``: the service's way of opening the file (no ``-shm``, no other reader;
+        :func:`companion.journal_file.connect`)."""
+        self._exclusive = exclusive
         self.path = Path(path)
         self.acks = acks
         self.notices: list[str] = []  # short texts for every seat (the app shows and clears)
         self._db: sqlite3.Connection | None = None
-        self._mark = UnsavedMark(self.path)
+        self._mark = UnsavedMark(self.path, runtime)
         self._held: list[tuple[str, Write]] = []  # writes the disk refused, oldest first
         # The write whose commit the flusher thread is making: what it was, what to note
         # once it is durable, and the commit.
@@ -77,7 +82,8 @@ class JournalWriter:
         """Opened on first use, so the app blanks every seat before the file is read."""
         if self._db is None:
             counted = self._tally.read() is not None
-            self._db = open_journal(self.path, self._mark, self.tell, counted=counted)
+            self._db = open_journal(self.path, self._mark, self.tell, counted=counted,
+                                    exclusive=self._exclusive)
             self.tallied = self._tally.read()  # gone with a journal set aside
         return self._db
 
@@ -177,8 +183,7 @@ class JournalWriter:
             self._marked = True
         if self._fault is not None:
             return
-        self._fault = "disk full" if is_disk_full(error) else (
-            "I/O error" if is_io_fault(error) else "journal error")
+        self._fault = fault_name(error)
         log.error("journal %s: cannot save (%s: %s); the game goes on, held in memory, and is "
                   "saved when the disk takes writes again", self.path, type(error).__name__,
                   error)

@@ -31,6 +31,7 @@ from .memory import TableMemory
 from .sdnotify import Notifier
 from .speaker import LateSpeaker
 from .statedir import (
+    choose_runtime_dir,
     choose_state_dir,
     hold_state_dir,
     journal_path,
@@ -129,7 +130,8 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
         lobby = Lobby.prepared(numbers, numbers[: settings.players or 0], settings.game,
                                memory=memory,
                                has_speaker=speaker is not None and speaker.available())
-        journal = SqliteJournal(journal_path(where), acks=acks)
+        journal = SqliteJournal(journal_path(where), acks=acks, runtime=choose_runtime_dir(),
+                                exclusive=True)
         stack.callback(journal.close)
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
                   notifier=Notifier(), deck_lists=deck_lists)

@@ -11,12 +11,17 @@ The first of these wins:
    /var/lib/table-companion); systemd may list several, colon-separated: the first is ours;
 3. ``$XDG_STATE_HOME/table-companion``, else ``~/.local/state/table-companion`` (a person
    running ``companion play`` on a laptop).
+
+The *runtime directory* (:func:`choose_runtime_dir`) holds what must outlive a restart of the
+service but not a reboot, in memory (a tmpfs) so that it can be written when the state
+directory cannot: the mark of writes held back (:class:`companion.journal_file.UnsavedMark`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import stat
 from collections.abc import Mapping
@@ -27,7 +32,9 @@ from .exc import StateDirBusy
 APP_NAME = "table-companion"
 JOURNAL_NAME = "journal.sqlite3"
 MEMORY_NAME = "table-memory.json"  # card values, options and seats' cues (companion/memory.py)
-LOCK_NAME = "lock"
+LOCK_NAME = "lock"  # the holder's pid, for the refusal's message; the lock is the directory
+
+log = logging.getLogger(__name__)
 
 
 def choose_state_dir(configured: Path | None, environ: Mapping[str, str] = os.environ) -> Path:
@@ -68,24 +75,69 @@ def prepare_state_dir(path: Path) -> Path:
     return path
 
 
+def choose_runtime_dir(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """``$RUNTIME_DIRECTORY`` (systemd's ``RuntimeDirectory=``, kept across the service's
+    restarts by ``RuntimeDirectoryPreserve=restart``), else ``$XDG_RUNTIME_DIR/table-companion``
+    (a person's session); None without either. Nothing is created here."""
+    systemd = environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    if systemd:
+        return Path(systemd)
+    xdg = environ.get("XDG_RUNTIME_DIR", "")
+    return Path(xdg) / APP_NAME if xdg and Path(xdg).is_absolute() else None
+
+
 def hold_state_dir(path: Path) -> int:
     """Lock ``path`` for this process's life and return the lock's descriptor.
 
-    ``flock`` is released by the kernel when the process ends, even by SIGKILL, so a lock is
-    never stale. A second copy gets :class:`StateDirBusy` naming the holder's pid.
+    The lock is an ``flock`` on the directory itself, not on a file in it: it needs no write
+    (a read-only state directory still has one writer, none), and deleting or replacing the
+    ``lock`` file cannot let a second copy in. The kernel releases it when the process ends,
+    even by SIGKILL, so it is never stale. A second copy gets :class:`StateDirBusy` naming
+    the holder's pid, which the holder notes in ``lock`` when it can.
     """
-    fd = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
         os.close(fd)
-        raise StateDirBusy(f"another companion (pid {holder}) is already using {path}; "
+        raise StateDirBusy(f"another companion (pid {_holder(path)}) is already using {path}; "
                            "stop it first (sudo systemctl stop companion)") from None
-    with contextlib.suppress(OSError):  # a full disk: the lock holds, only the pid is unsaid
+    _note_pid(path / LOCK_NAME)
+    return fd
+
+
+def open_nofollow(path: Path, flags: int) -> int:
+    """``os.open`` that refuses a symbolic link (ELOOP) instead of following it; a file made
+    here is 0600."""
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+
+
+def _note_pid(path: Path) -> None:
+    """Best effort: a read-only or full disk leaves only the pid unsaid; a link is not
+    followed (its target would be truncated), and the log says so."""
+    try:
+        fd = open_nofollow(path, os.O_WRONLY | os.O_CREAT)
+    except OSError as error:
+        if os.path.islink(path):
+            log.error("%s is a symbolic link: not followed, not written (remove it)", path)
+        elif error.errno not in (30, 28, 13):  # EROFS, ENOSPC, EACCES: nothing to tell
+            log.warning("cannot note the pid in %s (%s)", path, error.strerror)
+        return
+    with contextlib.suppress(OSError):
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-    return fd
+    os.close(fd)
+
+
+def _holder(path: Path) -> str:
+    try:
+        fd = open_nofollow(path / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return "unknown"
+    try:
+        return os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+    finally:
+        os.close(fd)
 
 
 def journal_path(state_dir: Path) -> Path:
