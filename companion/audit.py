@@ -17,8 +17,11 @@ The journal is opened read-only, so an audit never changes the file a running ta
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,15 +65,42 @@ class Archived:
     problems: list[str] = field(default_factory=list)
 
 
-def load_finished(path: Path, game_id: int | None = None) -> Archived:
-    """A finished game from the journal at ``path``: ``game_id``, else the newest finished.
+@contextmanager
+def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
+    """The journal as it stands, read from a private copy of the file and its log.
 
-    The file is opened read-only by a ``file:`` URI built from the whole path, escaped
-    (a ``#`` or ``?`` in a directory name stays part of the name).
+    A running table holds its journal in SQLite's exclusive mode (its log's index in memory,
+    no other reader), so the audit never opens the live file: it copies the file and its
+    write-ahead log into a directory only this user can read, and SQLite reads the copy as it
+    would after a power cut, up to the last whole commit. The copy is removed at once: it
+    holds the keys of games still in play. The live journal is never written.
+    """
+    with tempfile.TemporaryDirectory(prefix="companion-audit-") as private:
+        copy = Path(private) / path.name
+        shutil.copyfile(path, copy, follow_symlinks=False)
+        log = path.with_name(path.name + "-wal")
+        if log.is_file() and not log.is_symlink():
+            shutil.copyfile(log, copy.with_name(copy.name + "-wal"), follow_symlinks=False)
+        db = sqlite3.connect(copy)
+        try:
+            yield db
+        finally:
+            db.close()
+
+
+def load_finished(path: Path, game_id: int | None = None) -> Archived:
+    """A finished game from the journal at ``path``: ``game_id``, else the newest finished,
+    read from a private copy (:func:`snapshot`), so a table playing on it is not disturbed.
     """
     if not path.exists():
         raise AuditError(f"no journal at {path} (try --state-dir)")
-    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    if path.is_symlink():
+        raise AuditError(f"the journal {path} is a symbolic link: not followed")
+    with snapshot(path) as db:
+        return _archived(path, db, game_id)
+
+
+def _archived(path: Path, db: sqlite3.Connection, game_id: int | None) -> Archived:
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
@@ -81,8 +111,6 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
         rows = stored_rows(db, row[0])
     except sqlite3.DatabaseError as error:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
-    finally:
-        db.close()
     (number, game_key, seats, options, seed, deck_list, deal_key, cut, in_play, finished, shown,
      length, seen, seal, damage) = row
     if finished is None:

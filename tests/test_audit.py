@@ -210,3 +210,17 @@ def test_audit_they_live_ended_before_every_pick_dealt_nothing(tmp_path) -> None
     db.close()
     status, report = _audit(tmp_path, commitment(key))
     assert status == 1 and "not the one recorded" in report
+
+
+def test_audit_reads_while_a_table_plays_on_the_journal(tmp_path) -> None:
+    """The service holds its journal in SQLite's exclusive mode; the audit of a finished game
+    reads a private copy, so it works while the table plays, and leaves the table's lock."""
+    record = _journal_game(tmp_path)
+    path = journal_path(tmp_path)
+    with SqliteJournal(path, exclusive=True) as live:
+        live.resume()  # the service's start: the journal read, and held
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True).execute(
+                "SELECT count(*) FROM games").fetchone()
+        status, report = _audit(tmp_path, commitment(record.key))
+        assert status == 0, report
