@@ -69,7 +69,8 @@ class App:
         self.hardware = hardware
         self.clock = GameClock(clock)
         self.seat_numbers = tuple(sorted(hardware.seats))
-        self.ui = {n: SeatUI(n) for n in self.seat_numbers}
+        self.ui = {n: SeatUI(n, one_button=hardware.seats[n].one_button)
+                   for n in self.seat_numbers}
         self.links = Links()
         lobby = lobby or Lobby(self.seat_numbers)
         lobby.cues = CueMenu.of(hardware)  # which settings this table's seats are offered
@@ -227,6 +228,8 @@ class App:
             seat.start_peek(g.at)
         elif g.gesture is Gesture.PEEK_END:
             seat.end_peek(g.at)
+        elif g.gesture is Gesture.PAGE:  # ACT under a held PEEK: the secret's page, no more
+            seat.turn_page(g.at)
         elif g.gesture is Gesture.ACT:
             offered = self.session.offers(g.seat)
             if seat.lost(offered):  # never another action, silently

@@ -45,7 +45,9 @@ class Composer:
         ui = self.ui[seat]
         view = self.view(seat, now)
         if ui.peeking:
-            return secret_face_for(view, ui.peek_page(now))
+            face = secret_face_for(view, ui.peek_page(now))
+            # a one-button seat's one button is the held PEEK: it has no ACT to press
+            return dataclasses.replace(face, bar=RELEASE_BAR) if ui.one_button else face
         face = face_for(view, *ui.bar(self.session.offers(seat)))
         if ui.reshaped:  # the seat's own action gave its list a new shape: the bar is lit
             face = dataclasses.replace(face, inverted_bar=True)
@@ -117,15 +119,22 @@ NOTHING_SECRET = SecretFace("Nothing secret", ("You hold no secret", "in this ga
                                                 "all is on the table"))
 
 
+PAGE_BAR = "ACT: next page"  # ACT under a held PEEK turns the page (companion/gestures.py)
+ONE_PAGE_BAR = "ACT does nothing here"  # ... and does nothing else: the game is behind
+RELEASE_BAR = "release PEEK"  # a one-button seat: its one button is held, there is no ACT
+
+
 def secret_face_for(view: SeatView, page: int = 0) -> Face:
     """The PEEK face, sealed, only ever drawn while the seat holds PEEK: page ``page`` (taken
     round) of its lines, three a page. A game gives a number of lines that the table may know
-    (it depends on public facts only), so the page count tells nobody anything either."""
+    (it depends on public facts only), so the page count tells nobody anything either. Its
+    bar says what ACT does there, which is never anything to the game."""
     secret = view.secret or NOTHING_SECRET
     pages = max(1, -(-len(secret.lines) // SEALED_ROWS))
     first = page % pages * SEALED_ROWS
+    bar = PAGE_BAR if pages > 1 else ONE_PAGE_BAR
     return Face(title=secret.title, lines=secret.lines[first : first + SEALED_ROWS],
-                bar="release PEEK", bar_right=f"{page % pages + 1}/{pages}" if pages > 1 else "",
+                bar=bar, bar_right=f"{page % pages + 1}/{pages}" if pages > 1 else "",
                 sealed=True)
 
 

@@ -7,8 +7,10 @@ bounced inside the lockout is still seen. A button held longer than ``STUCK_AFTE
 reported stuck and ignored until it is let go.
 
 Two-button seats: ACT acts on the press; a PEEK released before ``HOLD_TIME`` is a tap (move
-the highlight), held longer it shows the seat's secret until released. One-button seats: a
-short press is ACT (on release, since a hold must be told apart), a hold is PEEK.
+the highlight), held longer it shows the seat's secret until released. An ACT pressed while
+PEEK is down is a PAGE, never an ACT: a player reading the secret presses ACT to turn its
+page, and that must not change the game behind the secret face. One-button seats: a short
+press is ACT (on release, since a hold must be told apart), a hold is PEEK.
 
 Everything here is driven by ``now`` values and reports its next deadline, so the app loop
 sleeps until exactly then and tests run on a fake clock.
@@ -28,6 +30,7 @@ STUCK_AFTER = 30.0
 
 class Gesture(enum.Enum):
     ACT = "act"  # do the highlighted action
+    PAGE = "page"  # ACT while PEEK is down: turn the secret's page, never act
     NEXT = "next"  # move the highlight
     PEEK_START = "peek-start"
     PEEK_END = "peek-end"
@@ -110,7 +113,8 @@ class GestureReader:
 
     def _on_press(self, seat: int, button: ButtonName, at: float) -> list[SeatGesture]:
         if button is ButtonName.ACT and seat not in self.one_button_seats:
-            return [SeatGesture(seat, Gesture.ACT, at, button)]
+            gesture = Gesture.PAGE if self.held(seat, ButtonName.PEEK) else Gesture.ACT
+            return [SeatGesture(seat, gesture, at, button)]
         return []
 
     def _on_release(

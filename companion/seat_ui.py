@@ -24,7 +24,8 @@ together are shown one after the other, so a death announced just before the nex
 not wiped out by it. When too many wait, whole routine notices told earlier give way,
 oldest first; a reveal the rules call for never does. While the seat holds PEEK its secret
 face is shown unchanged and its notices wait; the one on screen gets its whole reading
-time again when PEEK is released.
+time again when PEEK is released. ACT pressed while PEEK is held turns the secret's page
+(and starts that page's beat anew); it never reaches the game.
 """
 
 from __future__ import annotations
@@ -64,12 +65,14 @@ class Notice:
 @dataclass
 class SeatUI:
     number: int
+    one_button: bool = False  # its one button's hold is PEEK: no ACT while it peeks
     highlighted: str | None = None
     highlight_until: float | None = None
     peeking: bool = False
     peek_until: float | None = None
     peek_since: float | None = None
     peek_turn: float | None = None  # the next page turn: one page or four, the same beat
+    peek_turned: int = 0  # pages turned by ACT during this peek
     notice: str = ""
     notice_until: float | None = None
     pending: deque[Notice] = field(default_factory=deque)
@@ -174,7 +177,15 @@ class SeatUI:
 
     def start_peek(self, now: float) -> None:
         self.peeking, self.peek_until, self.peek_since = True, now + MAX_PEEK, now
-        self.peek_turn = now + PEEK_PAGE
+        self.peek_turn, self.peek_turned = now + PEEK_PAGE, 0
+
+    def turn_page(self, now: float) -> None:
+        """ACT while PEEK is held: the next page now, shown a whole beat before the pages
+        turn by themselves again. Not peeking yet (PEEK only just pressed): nothing."""
+        if not self.peeking or self.peek_since is None:
+            return
+        self.peek_turned = self.peek_page(now) + 1
+        self.peek_since, self.peek_turn = now, now + PEEK_PAGE
 
     def end_peek(self, now: float) -> None:
         """Notices held still behind the secret face; the one on screen is read anew."""
@@ -187,7 +198,7 @@ class SeatUI:
         """Which page of its PEEK face the seat sees (the composer takes it round)."""
         if self.peek_since is None:
             return 0
-        return int((now - self.peek_since) // PEEK_PAGE)
+        return self.peek_turned + int((now - self.peek_since) // PEEK_PAGE)
 
     # --- time ------------------------------------------------------------------------------
 

@@ -88,3 +88,16 @@ def test_no_deadline_while_only_act_is_held():
     reader.edge(edge(ACT, True, 1.0))
     reader.advance(1.0 + LOCKOUT)
     assert reader.next_deadline() == 1.0 + STUCK_AFTER
+
+
+def test_act_while_peek_is_down_turns_the_page_and_never_acts():
+    """ACT pressed while PEEK is held (a player reading its secret) is a PAGE, so it can
+    never change the game behind the secret face; once PEEK is let go ACT acts again."""
+    reader = GestureReader()
+    reader.edge(edge(PEEK, True, 1.0))
+    held = reader.advance(1.0 + HOLD_TIME)
+    assert kinds(held) == [Gesture.PEEK_START]
+    assert kinds(reader.edge(edge(ACT, True, 2.0))) == [Gesture.PAGE]
+    reader.edge(edge(ACT, False, 2.1))
+    assert kinds(reader.edge(edge(PEEK, False, 3.0))) == [Gesture.PEEK_END]
+    assert kinds(reader.edge(edge(ACT, True, 4.0))) == [Gesture.ACT]
