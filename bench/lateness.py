@@ -31,7 +31,7 @@ from .stats import spread
 from .table import PLAYERS, SEATS
 
 SHORTEST, LONGEST = 0.1, 0.2  # seconds of sand; longer than the loop takes to start
-PRESS_TIME = 0.05  # how long the finger stays on ACT
+PRESS_TIME = 0.05  # how long the finger stays on a button
 END_TUNE = "♪ lose"
 POLL = "10 ms poll"
 
@@ -121,7 +121,12 @@ def _stamp_steps(app: App, began: list[float]) -> None:
 
 
 def _flip_at(table: HeadlessTable, seat: int, moment: float) -> None:
-    """The Lookout's finger: ACT (the first action, "Flip hourglass") at ``moment``."""
+    """The Lookout's finger, on its own first turn: a PEEK tap to "Flip hourglass" (second
+    there, never ACT's default), then ACT at ``moment``."""
+    time.sleep(max(0.0, moment - 2 * PRESS_TIME - time.monotonic()))
+    table.drive(seat, ButtonName.PEEK, True)
+    time.sleep(PRESS_TIME)
+    table.drive(seat, ButtonName.PEEK, False)
     time.sleep(max(0.0, moment - time.monotonic()))
     table.drive(seat, ButtonName.ACT, True)
     time.sleep(PRESS_TIME)

@@ -5,10 +5,10 @@ the highlight stays on its action wherever that moved. When its action is gone, 
 never lands on another one silently: the next ACT only says "Choices changed" and the next
 PEEK starts again from the first (most urgent) action, where the highlight also falls back
 after a few idle seconds.
-After the seat's own action the highlight falls back to the first action, so "PEEK, PEEK,
-ACT" means the same thing again. When the action changed the shape of a list that goes on
-(the Lookout's last stamina moves the flip from the top to the end, so the same presses
-would reach "Swap role left"), the bar is lit (drawn inverted) while the seat PEEKs through
+After the seat's own action the highlight falls back to the first action, so "PEEK, ACT"
+means the same thing again. When the action changed the shape of a list that goes on
+(the Lookout's last stamina moves the flip from second to last, so the same presses
+would reach "Lose 1 stamina"), the bar is lit (drawn inverted) while the seat PEEKs through
 the new list, until its next ACT or a few idle seconds: it never lands on another action
 without seeing that the list changed. (Following the action by id would not help there:
 the table's own entries follow the flip, so PEEK would go to "Pause".) An action marked

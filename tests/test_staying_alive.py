@@ -361,7 +361,7 @@ def test_key_module_wrong_order_loses_and_blocks_escape_on_foot():
     state = started(game="7")
     empty_the_deck(state, 1.0)
     state.apply(state.turn, "end", 1.0)
-    assert ids(state, state.turn)[-1] == "stay"
+    assert "escape" not in ids(state, state.turn) and "stay" in ids(state, state.turn)
     state.apply(state.turn, "stay", 1.0)
     state.apply(state.turn, "more", 1.0)
     state.apply(state.turn, "key:wrong", 1.0)
@@ -482,3 +482,22 @@ def test_secrets_none_in_this_game():
     other = next(seat for seat in state.seats if seat != lookout)
     assert state.view(other, 1.0).secret.lines[-2:] == ("Off turn: stay silent",
                                                         "no talk, nods, signs")
+
+
+def test_the_lookouts_act_on_its_own_turn_is_never_the_flip():
+    """A flip costs stamina and cannot be undone: on the Lookout's own turn, at every step
+    (play, the strain check, stay or escape, their menus), ACT does the step's job and the
+    flip is one PEEK away, or last once it would cost stamina the Lookout lacks."""
+    from tests.test_conformance import RandomGame, _game
+
+    seen = 0
+    for number in range(8):
+        play = RandomGame(_game("staying-alive"), number)
+        state = play.state
+        for _step in play.steps():
+            lookout = state.lookout() if not state.is_terminal() else None
+            offered = ids(state, lookout) if lookout is not None else []
+            if lookout == state.turn and len(offered) > 1:
+                seen += 1
+                assert offered[0] != "flip", (number, state.phase, offered)
+    assert seen > 20  # the Lookout was on turn, at many steps

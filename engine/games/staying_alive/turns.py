@@ -58,12 +58,15 @@ def offer_escape(state: StayingAliveState, seat: int) -> list[Action]:
 
 
 def _with_flip(state: StayingAliveState, seat: int, turn: list[Action]) -> list[Action]:
-    """The Lookout's flip comes first, unless it would cost stamina the Lookout lacks."""
+    """The Lookout's flip beside the step's own actions. A flip costs stamina and cannot be
+    undone, so it is never the default (ACT at once) of a step whose job is another: on the
+    Lookout's own turn it comes second, one PEEK away for a glass running out; off turn it
+    is the Lookout's only action. Last of all when it would cost stamina the Lookout lacks."""
     if seat != state.lookout():
         return turn
     if state.stamina[seat] == 0:
         return [*turn, Action("flip", "Flip: no stamina!")]
-    return [Action("flip", "Flip hourglass"), *turn]
+    return [*turn[:1], Action("flip", "Flip hourglass"), *turn[1:]]
 
 
 def _play_actions(state: StayingAliveState) -> list[Action]:
