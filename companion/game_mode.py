@@ -101,10 +101,20 @@ class GameMode:
 
     def table_pause(self, action: str, at: float, notice: str) -> Applied:
         """The table itself pauses (``action`` "pause") or resumes ("resume") the game."""
-        self.state.apply(None, action, at)
+        applied = self._table_action(action, at)
+        return Applied(applied.journaled, (*applied.effects, Tell(notice)))
+
+    def end_early(self, at: float) -> Applied:
+        """"End game", confirmed: the game ends here, journaled like a pause, and shows what
+        every end shows: its outcome, what the rules reveal at the end, then the key."""
+        return self._table_action("end", at)
+
+    def _table_action(self, action: str, at: float) -> Applied:
+        """One of the table's own actions on the game, journaled first like a player's."""
+        effects = self.state.apply(None, action, at)
         line = JournaledAction(None, action, at)
         self._commit(line)
-        return Applied((line,), (Tell(notice),))
+        return Applied((line,), self._with_key(effects, at))
 
     def undo(self, at: float) -> Applied:
         line = self.record.last_undoable()
@@ -178,13 +188,12 @@ class GameMode:
         return out
 
     def _with_key(self, effects: Iterable[Effect], at: float) -> tuple[Effect, ...]:
-        """The game's effects, with the companion's key revealed right after its end."""
-        out: list[Effect] = []
-        for effect in effects:
-            out.append(effect)
-            if isinstance(effect, GameOver):
-                out.append(KeyRevealed(self.record.key))
-                self.ended_at = at
+        """The game's effects, with the companion's key revealed after its end, once the
+        end's own results (every identity...) are told: the table reads them in order."""
+        out = list(effects)
+        if any(isinstance(effect, GameOver) for effect in out):
+            out.append(KeyRevealed(self.record.key))
+            self.ended_at = at
         return tuple(out)
 
     def _fairness_lines(self) -> tuple[str, ...]:

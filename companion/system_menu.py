@@ -4,7 +4,8 @@ While a game is on, the table's mode is this menu over the game (:class:`GameMod
 offers the game's actions first and its own after them, so any player can pause for a phone
 call or take back a mis-press. What cannot be taken back asks its question first ("End the
 game?") on the seat's title bar, with "No" offered first: a stray tap, or two, cannot throw
-a game away. Once a game is over, its outcome and seed stay on screen until a seat
+a game away. However a game ends ("End game" too: its outcome says it ended early), its
+outcome, what the rules reveal at the end and the key stay on screen until a seat
 deliberately asks for the next game and confirms it.
 """
 
@@ -47,9 +48,10 @@ class Outcome(Enum):
     UNDO = "undo"
     AGAIN = "again"
     LOBBY = "lobby"
+    END = "end-early"  # the game ends here, its outcome shown: no action of its own
 
 
-ANSWERED = {Question.END: Outcome.LOBBY, Question.AGAIN: Outcome.AGAIN,
+ANSWERED = {Question.END: Outcome.END, Question.AGAIN: Outcome.AGAIN,
             Question.LOBBY: Outcome.LOBBY}
 
 
@@ -95,6 +97,8 @@ class SystemMenu:
             return self.game.chosen_pause(outcome.value, at)
         if outcome is Outcome.UNDO:
             return self.game.undo(at)
+        if outcome is Outcome.END:
+            return self.game.end_early(at)
         if outcome is Outcome.AGAIN:
             return Applied(then=self.game.again())
         if outcome is Outcome.LOBBY:

@@ -224,8 +224,8 @@ class State(ABC):
     comes from (None for a game whose first presses cut: :meth:`deal` brings it). A game with
     a seed draws its deal in the constructor; nothing else is passed in.
 
-    ``apply`` with ``seat=None`` is reserved for the table itself (pause, resume), so the
-    companion can journal those alongside player actions.
+    ``apply`` with ``seat=None`` is reserved for the table itself (pause, resume, and "end":
+    the game ended early), so the companion can journal those alongside player actions.
     """
 
     def __init__(self, seats: Sequence[int], options: Mapping[str, str],
@@ -321,7 +321,16 @@ class State(ABC):
                 self.paused = False
                 self.on_resume(now)
             return []
+        if action_id == "end":
+            if self.is_terminal():
+                raise IllegalAction("The game is over")
+            return self.end_early(now)
         raise IllegalAction(f"unknown table action '{action_id}'")
+
+    def end_early(self, now: float) -> list[Effect]:
+        """The table ends the game before the rules do ("End game"): it becomes terminal
+        with an outcome that says so, and reveals what the rules reveal at the end."""
+        raise IllegalAction(f"{type(self).__name__} cannot be ended early")
 
     def on_pause(self, now: float) -> None:
         """Stop every timer; the default game has none."""

@@ -34,6 +34,7 @@ from .cues import Tune
 from .exc import IllegalAction
 
 OVER = "over"
+ENDED_EARLY = "Ended early: no win"  # the outcome of a game the table ended ("End game")
 
 # The shapes of the functions a phase names; ``Any`` stands for the game's own state class.
 Offer = Callable[[Any, int], list[Action]]
@@ -340,6 +341,24 @@ class PhasedState(State):
         self.phase, self.waiting_for = OVER, []
         self.outcome = outcome
         return [GameOver(outcome), Buzz(tune)]
+
+    def end_early(self, now: float) -> list[Effect]:
+        """The table ended the game: over, its timers stopped (a glass no longer runs) but not
+        paused (its outcome is read, not resumed), with what the rules reveal at the end
+        (:meth:`end_reveals`) after the outcome."""
+        if not self.paused:
+            self.on_pause(now)
+        self.paused = False
+        return [*self.finish(ENDED_EARLY, Tune.END), *self.end_reveals()]
+
+    def ended_early(self) -> bool:
+        """The table ended the game ("End game"): nobody won or lost it."""
+        return self.outcome == ENDED_EARLY
+
+    def end_reveals(self) -> list[Effect]:
+        """What the rules reveal when a game ends (every identity, every Character): a game
+        with secrets that the end makes public says so; by default nothing."""
+        return []
 
 
 class PhasedGame(Game):

@@ -18,11 +18,13 @@ import pytest
 
 from companion.app import App
 from companion.clock import FakeClock
+from companion.game_mode import SETTLE
 from companion.journal_chain import history_digest
 from companion.journal_sqlite import SqliteJournal
 from companion.lobby import StartGame
 from companion.render import render
 from engine import registry
+from engine.phases import ENDED_EARLY
 from engine.rng import SeededRandom, commitment
 from hardware.base import ButtonName, Code
 from hardware.terminal.braille import braille_rows
@@ -165,7 +167,9 @@ def test_side_paths_resume_from_the_journal_keeps_secrets(key: str, tmp_path, ca
 
 @pytest.mark.parametrize("key", KEYS)
 def test_side_paths_end_game_leaves_no_secret_behind(key: str) -> None:
-    """Ending a game early (End game, yes) goes to the lobby and no screen tells its secrets."""
+    """Ending a game early (End game, yes) ends it as the rules end a game: over, its
+    outcome saying so, and no screen tells more than the rules reveal at the end, then or
+    in the lobby after it."""
     player = _player(f"end {key}")
     with Table(seats=_players(key)) as table:
         table.start(key, _players(key))
@@ -175,9 +179,16 @@ def test_side_paths_end_game_leaves_no_secret_behind(key: str) -> None:
             _staying_step(table, player)
         if table.app.session.state.is_terminal():
             return
-        hidden = table.app.session.state.secrets_hidden_from(None) | table.deal_secrets()
         seat = table.app.session.state.seats[0]
         table.choose(seat, "sys:end")
+        table.choose(seat, "sys:yes")
+        over = table.app.session.state
+        assert over is not None and over.result() == ENDED_EARLY
+        hidden = over.secrets_hidden_from(None)  # the rules' own: what the end leaves hidden
+        table.wait(5)
+        assert_table_keeps_secrets(table, hidden)
+        table.wait(SETTLE)
+        table.choose(seat, "sys:lobby")
         table.choose(seat, "sys:yes")
         assert table.app.session.state is None
         table.wait(5)

@@ -8,6 +8,7 @@ import stat
 
 from companion.app import App
 from companion.clock import FakeClock
+from companion.game_mode import SETTLE
 from companion.lobby import Lobby
 from companion.memory import TableMemory
 from companion.statedir import memory_path
@@ -44,6 +45,15 @@ def _enter_15(app: App, seat: int) -> None:
     _choose(app, seat, "OK")
 
 
+def _end_to_lobby(app: App) -> None:
+    """End game (it ends as any game ends, its outcome shown), then on to the lobby."""
+    _choose(app, 1, "End game")
+    _choose(app, 1, "Yes")
+    app.clock.raw.advance(SETTLE)  # type: ignore[attr-defined]  # the outcome read first
+    _choose(app, 1, "New game")
+    _choose(app, 1, "Yes")
+
+
 def _start_they_live(app: App, names=("Nada", "Holly", "Dixon")) -> None:
     _choose(app, 1, "Choose game")
     _choose(app, 1, "They Live")
@@ -59,8 +69,7 @@ def test_table_memory_card_values_are_kept_for_the_next_game_and_the_next_run(tm
     for seat in (1, 1, 2, 2, 3):
         _enter_15(app, seat)
     assert app.session.state.phase == "identity"
-    _choose(app, 1, "End game")
-    _choose(app, 1, "Yes")
+    _end_to_lobby(app)
     again = _app(tmp_path)  # a new process on the same state directory
     _start_they_live(again)
     assert again.session.state.phase == "identity"
@@ -107,8 +116,7 @@ def test_table_memory_options_per_game_and_the_last_game_offered_first(tmp_path)
     _choose(app, 1, "They Live")
     _choose(app, 1, "Check")
     _choose(app, 1, "Start")
-    _choose(app, 1, "End game")
-    _choose(app, 1, "Yes")
+    _end_to_lobby(app)
     _choose(app, 1, "Choose game")
     assert app.actions(1)[0].label == "They Live"
     _choose(app, 1, "They Live")
@@ -203,8 +211,7 @@ def test_table_memory_replayed_game_keeps_its_values(tmp_path):
     _start_they_live(app)
     for seat in (1, 1, 2, 2, 3):
         _enter_15(app, seat)
-    _choose(app, 1, "End game")
-    _choose(app, 1, "Yes")
+    _end_to_lobby(app)
     _start_they_live(app)
     _choose(app, 1, "Done")
     replayed = app.session.record.replay()

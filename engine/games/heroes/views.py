@@ -112,6 +112,8 @@ def out_view(seat: int, public_title: str) -> SeatView:
 
 
 def final_view(state: HeroesState, seat: int | None, now: float) -> SeatView:
+    if state.winner is None:  # the table ended it: the outcome says so
+        return SeatView("Game over", (state.outcome or "",), banner="ENDED")
     banner = "YOU WIN" if seat == state.winner else "GAME OVER"
     return SeatView(f"Seat {state.winner} wins", (state.reason,), banner=banner)
 

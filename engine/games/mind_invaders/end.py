@@ -6,12 +6,11 @@ seat is left. However it ends, every Character is shown to the table.
 
 from __future__ import annotations
 
-from engine.api import Effect, Reveal
+from engine.api import Effect
 from engine.cues import Tune
 
 from .cards import ALIEN, HUMAN
 from .state import MindInvadersState
-from .text import character_phrase
 
 
 def declared_victory(state: MindInvadersState, seat: int) -> list[Effect]:
@@ -34,5 +33,4 @@ def last_one_standing(state: MindInvadersState) -> list[Effect]:
 
 def _finish(state: MindInvadersState, outcome: str) -> list[Effect]:
     """End the game; every Character may now be shown (the seed is revealed too)."""
-    everyone = ", ".join(character_phrase(s, state.characters[s]) for s in state.seats)
-    return [Reveal(everyone), *state.finish(outcome, Tune.WIN)]
+    return [*state.end_reveals(), *state.finish(outcome, Tune.WIN)]

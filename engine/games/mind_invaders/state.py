@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine.api import Effect, Reveal
 from engine.dealing import deal_one_each
 from engine.phases import PhasedState
 from engine.rng import SeededRandom
@@ -36,6 +37,11 @@ class MindInvadersState(PhasedState):
         self.eliminated: list[int] = []
         self.revealed: set[int] = set()
         self.floor_size = floor_size(len(seats))
+
+    def end_reveals(self) -> list[Effect]:
+        """However the game ends (the table's "End game" too), every Character is shown."""
+        everyone = ", ".join(character_phrase(s, self.characters[s]) for s in self.seats)
+        return [Reveal(everyone)]
 
     # --- who is where ------------------------------------------------------------------
 

@@ -94,7 +94,7 @@ def _turn_view(state: StayingAliveState, seat: int | None, now: float, step: str
 
 def over_view(state: StayingAliveState, seat: int | None, now: float) -> SeatView:
     return SeatView("Game over", screen_lines(state.outcome or ""), hourglass=_glass(state, now),
-                    banner="WIN" if state.won else "LOST")
+                    banner="WIN" if state.won else "ENDED" if state.ended_early() else "LOST")
 
 
 def _helped(state: StayingAliveState, seat: int | None, view: SeatView) -> SeatView:

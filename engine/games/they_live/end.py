@@ -76,10 +76,7 @@ def check_win(state: TheyLiveState) -> list[Effect]:
     outcome = _outcome(state)
     if outcome is None:
         return []
-    sides = [[s for s in state.seats if state.identities[s] == side] for side in (INVADER, HUMAN)]
-    reveals = [Reveal(", ".join(identity_phrase(s, state.identities[s]) for s in side))
-               for side in sides if side]  # a side a notice: each fits one screen
-    return state.finish(outcome, Tune.WIN) + reveals
+    return state.finish(outcome, Tune.WIN) + state.end_reveals()
 
 
 def _outcome(state: TheyLiveState) -> Outcome | None:

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
-from engine.api import Action
+from engine.api import Action, Effect, Reveal
 from engine.entry import NumberEntry
 from engine.known import known_values
 from engine.phases import PhasedState
 from engine.rng import SeededRandom
 
-from .cards import CITY_AREAS, DIE_SIDES, INVADER, WAR_TABLE_CARDS, deal_identities
+from .cards import CITY_AREAS, DIE_SIDES, HUMAN, INVADER, WAR_TABLE_CARDS, deal_identities
 from .text import identity_phrase, invaders_in_play_phrase, spare_phrase
 
 
@@ -125,6 +125,14 @@ class TheyLiveState(PhasedState):
             self.rng.shuffle(self.deck)
 
     # --- a dead player is out of every phase ----------------------------------------------
+
+    def end_reveals(self) -> list[Effect]:
+        """However the game ends (the table's "End game" too), every identity is shown, a
+        side a notice (each fits one screen); a game ended before the deal has none."""
+        sides = [[s for s in self.seats if self.identities.get(s) == side]
+                 for side in (INVADER, HUMAN)]
+        return [Reveal(", ".join(identity_phrase(s, self.identities[s]) for s in side))
+                for side in sides if side]
 
     def is_dead(self, seat: int | None) -> bool:
         return seat is not None and seat in self.players and not self.players[seat].alive

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 MAX_LINES = 3
 PEEK_TITLE = "YOUR IDENTITY"
+NOT_DEALT = "Nothing was dealt"
 Body = Callable[["TheyLiveState", "int | None"], SeatView]
 Peek = Callable[["TheyLiveState", int], SecretFace]
 
@@ -142,12 +143,14 @@ def on_screen(body: Body, peek: Peek = peek_identity) -> View:
 
 
 def view_over(state: TheyLiveState, seat: int | None, now: float) -> SeatView:
-    """The winner big, then every identity in one line (the banner leaves room for one)."""
-    invaders = [str(s) for s in state.seats if state.identities[s] == INVADER]
+    """The winner big, then every identity in one line (the banner leaves room for one); a
+    game ended before the deal has none."""
+    invaders = [str(s) for s in state.seats if state.identities.get(s) == INVADER]
     who = f"Invaders: seat {', '.join(invaders)}" if invaders else "No Invader at the table"
     outcome = state.outcome or ""
-    drawn = SeatView("Game over", (who, outcome), banner=outcome.split(":")[0])
-    return _fitted(state, seat, drawn, peek_identity)
+    drawn = SeatView("Game over", (who if state.dealt else NOT_DEALT, outcome),
+                     banner=outcome.split(":")[0])
+    return _fitted(state, seat, drawn, peek_identity if state.dealt else peek_not_dealt)
 
 
 def _fitted(state: TheyLiveState, seat: int | None, drawn: SeatView, peek: Peek) -> SeatView:
