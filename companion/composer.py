@@ -133,7 +133,8 @@ def secret_face_for(view: SeatView, page: int = 0) -> Face:
     pages = max(1, -(-len(secret.lines) // SEALED_ROWS))
     first = page % pages * SEALED_ROWS
     bar = PAGE_BAR if pages > 1 else ONE_PAGE_BAR
-    return Face(title=secret.title, lines=secret.lines[first : first + SEALED_ROWS],
+    return Face(title=secret.title_of(page % pages),
+                lines=secret.lines[first : first + SEALED_ROWS],
                 bar=bar, bar_right=f"{page % pages + 1}/{pages}" if pages > 1 else "",
                 sealed=True)
 

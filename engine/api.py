@@ -96,12 +96,22 @@ class HourglassView:
     shown: str = "exact"
 
 
+SECRET_PAGE = 3  # lines a PEEK face shows at a time (the companion's sealed face's rows)
+
+
 @dataclass(frozen=True)
 class SecretFace:
-    """The PEEK face: drawn only while the seat holds PEEK."""
+    """The PEEK face: drawn only while the seat holds PEEK, :data:`SECRET_PAGE` lines a
+    page. ``page_titles`` names pages that are about something else than ``title`` says
+    (They Live's Hoffman Lenses results): page ``n`` is titled ``page_titles[n]`` when
+    there is one."""
 
     title: str
     lines: tuple[str, ...] = ()
+    page_titles: tuple[str, ...] = ()
+
+    def title_of(self, page: int) -> str:
+        return self.page_titles[page] if page < len(self.page_titles) else self.title
 
 
 @dataclass(frozen=True)

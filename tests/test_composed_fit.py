@@ -271,3 +271,10 @@ def test_composed_screens_check_catches_a_planted_over_long_line(planted_game: G
     table = RandomTable(planted_game.key, 0, tmp_path / "journal.sqlite3", to_the_end=False)
     with pytest.raises(AssertionError, match=re.escape(f"cuts ['{PLANTED[:20]}")):
         table.play(STEPS)
+
+
+def test_a_games_secret_page_is_the_sealed_faces_page():
+    """Games page their PEEK faces (They Live's Lenses pages) as the sealed face shows them."""
+    from engine.api import SECRET_PAGE
+
+    assert SECRET_PAGE == SEALED_ROWS

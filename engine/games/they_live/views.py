@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.api import SeatView, SecretFace
+from engine.api import SECRET_PAGE, SeatView, SecretFace
 from engine.phases import View
 from engine.text import fit, screen_lines
 
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 MAX_LINES = 3
 PEEK_TITLE = "YOUR IDENTITY"
 NOT_DEALT = "Nothing was dealt"
+LENSES_TITLE = "HOFFMAN LENSES SAW"
 Body = Callable[["TheyLiveState", "int | None"], SeatView]
 Peek = Callable[["TheyLiveState", int], SecretFace]
 
@@ -71,18 +72,22 @@ def peek_not_dealt(state: TheyLiveState, seat: int) -> SecretFace:
 
 def peek_identity(state: TheyLiveState, seat: int) -> SecretFace:
     """The identity and two lines on its side (the other Invaders once met, else the goal),
-    one line per inspection this seat made, then what the step expects of the seat.
+    then one line per inspection this seat made, on pages of their own under their own
+    title (they are not this seat's identity), then what the step expects of the seat.
 
-    Every Human and every Invader gets the same number of lines: three, plus one per use of
-    the Lenses, which the table saw, plus the step's help, which follows the phase and the
-    seat's public situation. So the face's pages are the same whatever it says.
+    Every Human and every Invader gets the same number of lines: three, plus a page per
+    three uses of the Lenses, which the table saw, plus the step's help, which follows the
+    phase and the seat's public situation. So the face's pages are the same whatever it says.
     """
     if in_silent_meeting(state):
         return check_face(state.identities[seat], state.other_invaders(seat))
     identity = state.identities[seat]
     lines = [identity_phrase(seat, identity), *_side_lines(state, seat, identity)]
-    lines += [identity_phrase(s, state.identities[s]) for s in state.inspections.get(seat, [])]
-    return SecretFace(PEEK_TITLE, (*lines, *_help(state, seat)))
+    seen = [identity_phrase(s, state.identities[s]) for s in state.inspections.get(seat, [])]
+    pages = -(-len(seen) // SECRET_PAGE)  # the Lenses' results: pages of their own
+    lines += seen + [""] * (pages * SECRET_PAGE - len(seen))
+    titles = (PEEK_TITLE, *(LENSES_TITLE,) * pages)
+    return SecretFace(PEEK_TITLE, (*lines, *_help(state, seat)), page_titles=titles)
 
 
 def _side_lines(state: TheyLiveState, seat: int, identity: str) -> tuple[str, str]:
