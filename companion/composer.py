@@ -56,6 +56,8 @@ class Composer:
             face = dataclasses.replace(face, title=question, inverted_title=True)
         if ui.notice:  # over the body, whole: the title (turn, role) and the bar stay
             face = with_headline(dataclasses.replace(face, notice=notice_lines(ui.notice)))
+        if ui.notice_title:  # a result read again says so, where the title was
+            face = dataclasses.replace(face, title=ui.notice_title, inverted_title=True)
         down = [n for n in self.links.down() if n != seat]
         if not down:
             return face

@@ -64,6 +64,13 @@ class KeyRevealed(Effect):
 
 
 @dataclass(frozen=True)
+class Recall(Effect):
+    """A seat asked for its last results: the notices it was told are shown to it again."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Forget(Effect):
     """A game began or ended: every seat drops its news, highlight and half-confirmed press."""
 
@@ -92,8 +99,8 @@ class EffectPlayer:
 
     def _show(self, effect: Effect, at: float) -> None:
         """What ``effect`` changes on the seats' screens-to-be."""
-        if isinstance(effect, Narrate | Reveal):
-            self._tell(effect.text, at, important=isinstance(effect, Reveal))
+        if isinstance(effect, Narrate | Reveal):  # results: never given way for newer news
+            self._tell(effect.text, at, important=True)
         elif isinstance(effect, GameOver):
             for seat in self.ui.values():
                 seat.drop_waiting_notices()  # the end matters more than older news
@@ -101,6 +108,8 @@ class EffectPlayer:
             self._tell(KEY_NOTICE, at)
         elif isinstance(effect, Tell):
             self._tell(effect.text, at, seat=effect.seat, important=effect.important)
+        elif isinstance(effect, Recall):
+            self.ui[effect.seat].recall(at)
         elif isinstance(effect, Forget):
             for seat in self.ui.values():
                 seat.forget()
@@ -122,7 +131,7 @@ class EffectPlayer:
             self.status(f"Key revealed: {effect.key.hex()}")
         elif isinstance(effect, Status):
             self.status(effect.text)
-        elif not isinstance(effect, Tell | Forget):
+        elif not isinstance(effect, Tell | Forget | Recall):
             log.warning("no output plays %s; skipped", type(effect).__name__)
 
     def _tell(self, text: str, at: float, *, seat: int | None = None,

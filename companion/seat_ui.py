@@ -21,8 +21,11 @@ length: nothing crawls through a line. The title (the seat's turn or role) and t
 bar stay in view. Games word their notices to fit one screen (the conformance suite checks
 it); a longer text is still shown whole, a screen after another. Notices that arrive
 together are shown one after the other, so a death announced just before the next wave is
-not wiped out by it. When too many wait, whole routine notices told earlier give way,
-oldest first; a reveal the rules call for never does. While the seat holds PEEK its secret
+not wiped out by it. When too many wait, whole routine notices (the table's own: paused,
+a refusal) told earlier give way, oldest first; results, reveals and narration never do,
+so every one reaches the seat, in order. The last few the seat was told can be read again
+at any time ("Last results", :meth:`SeatUI.recall`): each is shown anew under the title
+"Last results 1/3", and only ever on the seat that was told it. While the seat holds PEEK its secret
 face is shown unchanged and its notices wait; the one on screen gets its whole reading
 time again when PEEK is released. ACT pressed while PEEK is held turns the secret's page
 (and starts that page's beat anew); it never reaches the game.
@@ -46,6 +49,8 @@ MIN_NOTICE = 1.5  # seconds even the shortest notice stays
 MAX_NOTICE_WAIT = 9.0  # seconds of waiting notices beyond which routine ones give way
 CONFIRM_TIME = 3.0
 MAX_PEEK = 10.0
+RECALLED = 4  # notices a seat can read again ("Last results")
+RECALL_TITLE = "Last results"
 PEEK_PAGE = 2.5  # seconds per page of a PEEK face; the pages turn on this beat for every seat
 
 
@@ -57,6 +62,7 @@ class Notice:
     screens: deque[str]
     told: float
     important: bool = False
+    title: str = ""  # a notice read again says so in the title bar
 
     def wait(self) -> float:
         return sum(reading_time(text) for text in self.screens)
@@ -74,8 +80,10 @@ class SeatUI:
     peek_turn: float | None = None  # the next page turn: one page or four, the same beat
     peek_turned: int = 0  # pages turned by ACT during this peek
     notice: str = ""
+    notice_title: str = ""  # the title bar while the notice on screen is read again
     notice_until: float | None = None
     pending: deque[Notice] = field(default_factory=deque)
+    history: deque[str] = field(default_factory=lambda: deque(maxlen=RECALLED))
     armed: str | None = None  # a confirm action pressed once, waiting for the second ACT
     reshaped: bool = False  # the seat's own action reshaped its list: the bar is lit
     armed_until: float | None = None
@@ -138,11 +146,23 @@ class SeatUI:
     # --- notices ---------------------------------------------------------------------------
 
     def tell(self, text: str, now: float, *, important: bool = False) -> None:
-        """Queue ``text`` for the body of the screen, whole."""
-        self.pending.append(Notice(deque(notice_screens(text)), now, important))  # never cut
-        self._trim(now)
+        """Queue ``text`` for the body of the screen, whole; it can be read again later."""
+        self.history.append(text)
+        self._queue(Notice(deque(notice_screens(text)), now, important))
+
+    def recall(self, now: float) -> None:
+        """"Last results": the last notices this seat was told, oldest first, each shown
+        anew (after what is waiting) under its own title; they are never dropped."""
+        told = list(self.history) or ["Nothing told yet"]
+        for number, text in enumerate(told, 1):
+            title = f"{RECALL_TITLE} {number}/{len(told)}"
+            self._queue(Notice(deque(notice_screens(text)), now, True, title))
+
+    def _queue(self, notice: Notice) -> None:
+        self.pending.append(notice)  # never cut
+        self._trim(notice.told)
         if self.notice_until is None:
-            self._next_screen(now)
+            self._next_screen(notice.told)
 
     def _trim(self, now: float) -> None:
         """Drop whole routine notices told before ``now``, oldest first, until the wait is
@@ -154,13 +174,14 @@ class SeatUI:
                 self.pending.remove(notice)
 
     def drop_waiting_notices(self) -> None:
-        """Routine news still waiting gives way (to the end of a game); reveals stay."""
+        """Routine news still waiting gives way (to the end of a game); results stay."""
         self.pending = deque(n for n in self.pending if n.important)
 
     def forget(self) -> None:
         """A game ended or began: its news, highlight and half-confirmed press go with it."""
         self.pending.clear()
-        self.notice, self.notice_until = "", None
+        self.history.clear()
+        self.notice, self.notice_title, self.notice_until = "", "", None
         self.reset_highlight()
         self.disarm()
 
@@ -169,9 +190,10 @@ class SeatUI:
             self.pending.popleft()
         if self.pending:
             self.notice = self.pending[0].screens.popleft()
+            self.notice_title = self.pending[0].title
             self.notice_until = now + reading_time(self.notice)
         else:
-            self.notice, self.notice_until = "", None
+            self.notice, self.notice_title, self.notice_until = "", "", None
 
     # --- peeks -----------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The table's own actions behind every seat's game actions: pause, undo, the end, cues.
+"""The table's own actions behind every seat's game actions: pause, undo, the end, the last
+results read again, cues.
 
 While a game is on, the table's mode is this menu over the game (:class:`GameMode`): it
 offers the game's actions first and its own after them, so any player can pause for a phone
@@ -18,11 +19,13 @@ from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
+from .effects import Recall
 from .game_mode import GameMode
 from .memory import TableMemory
 from .mode import Applied, ToLobby
 
 PREFIX = "sys:"
+RESULTS = Action(f"{PREFIX}results", "Last results")  # a seat reads what it was told again
 
 
 class Question(Enum):
@@ -49,6 +52,7 @@ class Outcome(Enum):
     AGAIN = "again"
     LOBBY = "lobby"
     END = "end-early"  # the game ends here, its outcome shown: no action of its own
+    RESULTS = "results"  # the seat reads its last results again
 
 
 ANSWERED = {Question.END: Outcome.END, Question.AGAIN: Outcome.AGAIN,
@@ -78,7 +82,7 @@ class SystemMenu:
             return [Action("sys:no", "No"), Action("sys:yes", QUESTIONS[self.asking[seat]][1])]
         if state.is_terminal():
             return [Action("sys:again", "Play again"), Action("sys:lobby", "New game"),
-                    *self._cues(seat)]
+                    RESULTS, *self._cues(seat)]
         table = self._table_actions(seat)
         if state.paused:
             return table
@@ -99,6 +103,8 @@ class SystemMenu:
             return self.game.undo(at)
         if outcome is Outcome.END:
             return self.game.end_early(at)
+        if outcome is Outcome.RESULTS:
+            return Applied(effects=(Recall(seat),))
         if outcome is Outcome.AGAIN:
             return Applied(then=self.game.again())
         if outcome is Outcome.LOBBY:
@@ -125,7 +131,7 @@ class SystemMenu:
             who = f"S{last.seat} " if last.seat is not None else ""
             label = fit(f"Undo {who}{last.label}", f"Undo {last.label}", f"Undo {who}last action")
             out.append(Action("sys:undo", label))
-        out += [Action("sys:end", "End game"), *self._cues(seat)]
+        out += [Action("sys:end", "End game"), RESULTS, *self._cues(seat)]
         return out
 
     def _cues(self, seat: int) -> list[Action]:

@@ -211,3 +211,33 @@ def test_the_flip_that_takes_the_last_stamina_lights_the_lookouts_bar():
     assert face.bar == "> Swap role left" and face.inverted_bar
     bar_rows = render(face).crop((0, 52, 128, 64))
     assert sum(1 for pixel in bar_rows.getdata() if pixel) > 0.6 * 128 * 12  # dark on light
+
+
+def test_every_result_reaches_the_seat_in_order_and_can_be_read_again():
+    """Narration and reveals never give way, however many wait (the force-reveal result
+    went by unseen); the last ones can be read again, each under its own title, and only
+    on the seat that was told them (a refusal told to one seat is never another's)."""
+    from companion.effects import EffectPlayer, Recall, Tell
+    from engine.api import Narrate, Reveal
+    from hardware.headless import HeadlessTable
+
+    ui = {1: SeatUI(1), 2: SeatUI(2)}
+    player = EffectPlayer(HeadlessTable((1, 2), lambda event: None), ui, lambda text: None)
+    told = [Narrate("Force-reveal: 2 of 3 say yes"), Reveal("Billy: Seat 2: Human"),
+            *(Narrate(f"Wave step {n} of a long story") for n in range(8))]
+    player.play(told, 0.0)
+    player.play([Narrate("Seat 1 ends the turn"), Tell("Not now", seat=2)], 1.0)
+    now, shown = 0.0, []
+    while ui[1].notice:
+        shown.append(ui[1].notice)
+        now = ui[1].notice_until or now
+        ui[1].expire(now)
+    assert shown == [e.text for e in told] + ["Seat 1 ends the turn"]
+    player.play([Recall(1)], now)
+    again = []
+    while ui[1].notice:
+        again.append((ui[1].notice_title, ui[1].notice))
+        ui[1].expire(ui[1].notice_until or now)
+    assert again[0] == ("Last results 1/4", "Wave step 5 of a long story")
+    assert again[-1] == ("Last results 4/4", "Seat 1 ends the turn")
+    assert "Not now" in ui[2].history and all("Not now" not in t for _, t in again)
