@@ -6,11 +6,12 @@ from pathlib import Path
 import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
-from bench.disk import NoSmallDisk, small_disk
+from bench.disk import small_disk
 from companion.journal_digest import state_digest
 from companion.journal_sqlite import SqliteJournal
 from companion.statedir import journal_path, prepare_state_dir
 from companion.upkeep import RETRY_EVERY
+from tests.disks import mounted_or_skip
 from tests.test_journal import next_move
 from tests.test_resume import Table, start_hourglass
 
@@ -19,11 +20,8 @@ FULL = "Not saving: disk full"
 
 @pytest.fixture
 def disk(tmp_path: Path):
-    try:
-        with small_disk(tmp_path / "disk") as mounted:
-            yield mounted
-    except NoSmallDisk as why:
-        pytest.skip(f"a small tmpfs cannot be mounted here: {why}")
+    yield from mounted_or_skip(small_disk, tmp_path / "disk",
+                               "a small tmpfs cannot be mounted here")
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.disk import NoSmallDisk, small_ext4
+from bench.disk import small_ext4
+from tests.disks import mounted_or_skip
 from tests.test_crash_harness import Chain
 
 PLAY = "1" + "123" * 3 + "123123"  # Start, every seat's cut, then turns: journaled actions
@@ -31,11 +32,8 @@ def chain(tmp_path: Path, monkeypatch):
 
 @pytest.fixture
 def ext4(tmp_path: Path):
-    try:
-        with small_ext4(tmp_path / "disk") as mounted:
-            yield mounted
-    except NoSmallDisk as why:
-        pytest.skip(f"no loop-mounted ext4 here (needs root and a loop device): {why}")
+    yield from mounted_or_skip(small_ext4, tmp_path / "disk",
+                               "no loop-mounted ext4 here (needs root and a loop device)")
 
 
 def start(chain: Chain) -> tuple[subprocess.Popen, int]:
