@@ -34,9 +34,17 @@ from companion.record import GameRecord, JournaledAction
 
 CHAINS = 4
 KILLS_PER_CHAIN = 26  # 104 kills in all
-# ACT taps, a PEEK tap then ACT (the second choice: Lose 1 stamina, Undo, End game...), and
-# every seat's ACT in turn (after Start, each player cuts the deck before the deal)
-KEYS = ("1", "2", "3") * 3 + ("q1", "w2", "e3") + ("123",) * 3
+
+
+def keys_for(players: int) -> tuple[str, ...]:
+    """What :meth:`Chain.feed` taps with ``players`` seats: ACT taps (keys 1-8), a PEEK tap
+    (qwertyui) then ACT (the second choice: Lose 1 stamina, Undo, End game...), and every
+    seat's ACT in turn (after Start, each player cuts the deck before the deal)."""
+    acts = "".join(str(seat) for seat in range(1, players + 1))
+    peeks = tuple(peek + act for peek, act in zip("qwertyui"[:players], acts, strict=True))
+    return tuple(acts) * 3 + peeks + (acts,) * 3
+
+
 EARLY_KILLS = 0.2  # the share of kills while the process starts (imports, replay, blanking)
 ROOT = Path(__file__).resolve().parent.parent
 WRITES = ("begin ", "append ", "truncate ", "finish ")  # ack lines of durable writes
@@ -61,16 +69,22 @@ def read_journal(path: Path) -> dict[int, Game]:
         if not db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]:
             return {}  # killed between creating the file and its first transaction
         games = {}
-        for gid, key, seats, options, seed, finished in db.execute(
-                "SELECT id, game_key, seats, options, seed, finished FROM games"):
-            record = GameRecord(key, tuple(map(int, seats.split(","))), json.loads(options), seed)
+        for gid, key, seats, options, seed, finished, deck, deal_key, cut, in_play in db.execute(
+                "SELECT id, game_key, seats, options, seed, finished, deck_list, deal_key, cut, "
+                "cut_in_play FROM games"):
+            record = GameRecord(key, tuple(map(int, seats.split(","))), json.loads(options), seed,
+                                deck_list=None if deck is None else tuple(json.loads(deck)),
+                                key=deal_key, cut=cut, cut_in_play=bool(in_play))
             games[gid] = Game(record, finished=finished is not None)
         for gid, idx, seat, action, at, undoable, label in db.execute(
                 "SELECT game, idx, seat, action, at, undoable, label FROM entries "
                 "ORDER BY game, idx"):
             entry = JournaledAction(seat, action, at, bool(undoable), label)
-            games[gid].record.entries.append(entry)
-            games[gid].tags.append((entry_tag(games[gid].record.seed, idx, entry), entry.undoable))
+            record = games[gid].record
+            record.entries.append(entry)
+            # Tags are keyed by the seed as it was at the append: none before a cut in play
+            seed = b"" if record.cut_in_play and not record.played_cut() else record.seed
+            games[gid].tags.append((entry_tag(seed, idx, entry), entry.undoable))
     db.close()
     return games
 
@@ -114,8 +128,10 @@ def check_acks(before: dict[int, Game], acks: list[str], after: dict[int, Game])
 class Chain:
     """One state directory, killed and restarted again and again."""
 
-    def __init__(self, directory: Path, seed: int) -> None:
+    def __init__(self, directory: Path, seed: int, game: str = "staying-alive",
+                 players: int = 3) -> None:
         self.directory = directory
+        self.game, self.players, self.keys = game, players, keys_for(players)
         self.state = directory / "state"
         self.rng = random.Random(seed)
         self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -132,8 +148,9 @@ class Chain:
         env.pop("WATCHDOG_USEC", None)
         with self.stderr.open("a") as errors:
             process = subprocess.Popen(
-                [sys.executable, "-m", "companion", "play", "staying-alive", "--players", "3",
-                 "--seats", "3", "--volume", "0", "--state-dir", str(self.state),
+                [sys.executable, "-m", "companion", "play", self.game, "--players",
+                 str(self.players), "--seats", str(self.players), "--volume", "0",
+                 "--state-dir", str(self.state),
                  "--ack-fd", str(write)],
                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors, env=env,
                 pass_fds=(write,), cwd=ROOT)
@@ -163,27 +180,33 @@ class Chain:
     def feed(self, process: subprocess.Popen) -> None:
         """A few taps, each a moment apart (the debouncer takes one press per 25 ms)."""
         for _ in range(self.rng.randrange(1, 10)):
-            for key in self.rng.choice(KEYS):
+            for key in self.rng.choice(self.keys):
                 process.stdin.write(key.encode())
                 process.stdin.flush()
                 self.alive_for(process, self.rng.uniform(0.03, 0.07))
 
-    def cycle(self) -> None:
+    def cycle(self, early: float = EARLY_KILLS) -> None:
+        """A start, a SIGKILL (while it starts, with chance ``early``; else after READY and
+        a few keys), and the checks."""
         before = read_journal(self.state / "journal.sqlite3")
         expected = expected_resume(before)
         process, acks = self.spawn()
-        if self.rng.random() < EARLY_KILLS:
+        if self.rng.random() < early:
             self.alive_for(process, self.rng.uniform(0.0, 0.6))
         else:
             self.wait_ready(process)
             self.feed(process)
+        self.verify(before, expected, self.kill(process, acks))
+
+    def kill(self, process: subprocess.Popen, acks: int) -> list[str]:
+        """SIGKILL; the ack lines it wrote."""
         process.send_signal(signal.SIGKILL)
         process.wait()
         process.stdin.close()
         with os.fdopen(acks) as stream:
             lines = stream.read().splitlines()
         self.kills += 1
-        self.verify(before, expected, lines)
+        return lines
 
     def verify(self, before, expected, lines: list[str]) -> None:
         after = read_journal(self.state / "journal.sqlite3")
