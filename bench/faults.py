@@ -1,11 +1,19 @@
 """``python -m bench.faults`` (``make faults``): break the table on purpose and count outcomes.
 
 - **kills**: SIGKILL of the real ``companion play`` at random moments (while it starts, while
-  the hourglass runs, between PEEK taps), then a restart; the crash harness's checks decide.
+  a game plays, between PEEK taps) in every game at its fewest and most players, then a
+  restart; the crash harness's checks decide (acknowledged actions kept, the same state
+  resumed, READY, no notice after a plain kill). And They Live's cut in play: a fresh game,
+  killed a moment after a pick near the one that completes the cut and deals, restarted.
 - **flips**: one random byte changed in a journal (the main file after a clean stop, the log
   after a kill), and one bit of a stored seed; then two starts on the damaged file.
-- **disk**: the state directory on a real tmpfs that is filled (and perhaps freed) at a
-  random moment while the table plays, then a SIGKILL or a clean stop, then a restart.
+- **columns**: one bit of each column of ``games`` and ``entries`` (``finished``, the cut in
+  play, the seal, the chain links, each action column...) of real keyed games written by
+  ``companion play`` in every game (:mod:`bench.keyed`).
+- **wal**: the log of such a game, killed, cut at each of its frame boundaries and to 0.
+- **disk**: the state directory on a real tmpfs, then on a loop-mounted ext4, filled (and
+  perhaps freed) at a random moment while the table plays, then a SIGKILL or a clean stop,
+  then a restart.
 - **races**: two copies started at once on one state directory.
 - **storage**: the state directory's file system fails or is tampered with, on the real
   ``companion play``: a loop-mounted ext4 turned read-only mid-game then a kill and a
@@ -13,8 +21,9 @@
   journal's files, an immutable ``-shm`` (the scenarios of tests/test_state_dir_faults.py).
 - **scripts**: mutated table scripts; every error must be ``FILE:LINE``-style with a usage.
 
-Each outcome is counted; the goal rows (silent loss, silent re-deal, crash loop, altered
-history accepted) must stay 0. ``--quick`` runs a few of each (the smoke test).
+Each outcome is counted; the goal rows (names starting with a word of :data:`BAD`: a silent
+loss, a re-deal, a crash or crash loop, a false alarm, an altered history accepted, a loss
+told with the wrong size) must stay 0. ``--quick`` runs a few of each (the smoke test).
 """
 
 from __future__ import annotations

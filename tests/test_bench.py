@@ -68,6 +68,24 @@ def test_fault_bench_in_process_parts_count_no_goal_breaker(tmp_path):
     assert not [outcome for outcome in outcomes if outcome.startswith(BAD)], outcomes
 
 
+def test_fault_bench_keyed_sweeps_find_every_column_and_frame_told(tmp_path):
+    """``make faults``'s sweeps on a real They Live game written by ``companion play``: a
+    bit of every column, the log cut at every frame; each start keeps the game whole or
+    tells every seat what it lost, never silent, never a re-deal."""
+    import random
+
+    from bench import keyed
+    from bench.faults import BAD
+
+    game = (("they-live", 3),)
+    flipped = keyed.column_flips(1, tmp_path / "columns", random.Random(3), game)
+    cut = keyed.wal_cuts(1, tmp_path / "wal", random.Random(4), game)
+    assert {name.split(":")[0] for name in flipped} >= {
+        "games.finished", "games.cut_in_play", "games.seal", "entries.link", "entries.action"}
+    assert sum(cut.values()) > 5
+    assert not [name for name in flipped + cut if name.startswith(BAD)], flipped + cut
+
+
 def test_bench_measures_at_the_niceness_systemd_gives_the_service(tmp_path):
     """The latency figures are taken as the scheduler treats the service: at the unit's
     Nice= (where the bench may lower its niceness), else it says it could not."""
