@@ -169,20 +169,21 @@ def flip_column(state: Path, table: str, column: str, rng: random.Random) -> boo
                           "max(id)) FROM games").fetchone()[0]
         if game is None:
             return False
-        key = "id" if table == "games" else "game"
-        rows = db.execute(f"SELECT rowid, {column} FROM {table} WHERE {key} = ?", (game,)) \
-            .fetchall() if table == "games" else db.execute(
-            f"SELECT idx, {column} FROM {table} WHERE game = ?", (game,)).fetchall()
-        if not rows:
+        if table == "games":
+            rows = db.execute(f"SELECT id, {column} FROM games WHERE id = ?", (game,))
+            where, place = "id = ?", ()
+        else:
+            rows = db.execute(f"SELECT idx, {column} FROM entries WHERE game = ?", (game,))
+            where, place = "game = ? AND idx = ?", (game,)
+        found = rows.fetchall()
+        if not found:
             return False
-        row, value = rng.choice(rows)
-        where = "rowid = ?" if table == "games" else "game = ? AND idx = ?"
-        place = (row,) if table == "games" else (game, row)
+        row, value = rng.choice(found)
         for _ in range(8):  # a key flipped onto another row's key: another bit
             how, flipped = flip_value(value, rng)
             try:
                 db.execute(f"UPDATE {table} SET {column} = {how} WHERE {where}",
-                           (flipped, *place))
+                           (flipped, *place, row))
                 break
             except sqlite3.IntegrityError:
                 continue
