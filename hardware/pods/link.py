@@ -6,8 +6,8 @@ dropped: its held buttons are released, ``SeatLink(seat, up=False)`` goes to the
 (well within 1 s of the last word), and the finder looks for it again. When it is back,
 ``SeatLink(seat, up=True)`` tells the app to redraw it in full.
 
-Button edges carry the pod's own clock; :class:`PodClock` maps it onto the Pi's monotonic
-clock, so a hold lasts as long as the finger held it, whatever the USB latency did.
+Button edges carry the pod's own clock; :class:`~hardware.remote_clock.RemoteClock` maps it
+onto the Pi's monotonic clock, so a hold lasts as long as the finger held it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Callable
 from podproto import wire
 
 from ..base import ButtonEdge, ButtonName, SeatLink, Sink
+from ..remote_clock import RemoteClock
 from .discovery import PodFinder
 from .port import PodHello, PodPort
 from .screen import PodBuzzer, PodScreen, PodVibrator
@@ -29,37 +30,10 @@ log = logging.getLogger(__name__)
 BEAT_EVERY = 0.25
 QUIET_LIMIT = 0.6  # three missed pod beats: offline (plus one READ_TIMEOUT: still < 1 s)
 RETRY_EVERY = 0.5
-DRIFT = 1e-4  # crystals differ by < 100 ppm: how fast the clock offset may creep up
 
 BUTTON_NAMES = (ButtonName.ACT, ButtonName.PEEK)  # wire.BUTTONS order
 
 Clock = Callable[[], float]
-
-
-class PodClock:
-    """Pod milliseconds to Pi seconds: the offset seen with the least delay wins.
-
-    Each frame says ``pod_ms`` and arrives at ``now``; ``now - pod_ms/1000`` is the offset plus
-    that frame's delay, so the smallest one seen is the truest. It may creep up by DRIFT per
-    second, so two clocks that run slightly apart stay matched over an evening.
-    """
-
-    def __init__(self) -> None:
-        self.offset: float | None = None
-        self._seen_at = 0.0
-
-    def observe(self, pod_ms: int, now: float) -> None:
-        sample = now - pod_ms / 1000
-        if self.offset is None:
-            self.offset = sample
-        else:
-            self.offset = min(sample, self.offset + DRIFT * (now - self._seen_at))
-        self._seen_at = now
-
-    def to_host(self, pod_ms: int, now: float) -> float:
-        self.observe(pod_ms, now)
-        assert self.offset is not None
-        return min(pod_ms / 1000 + self.offset, now)
 
 
 class PodSession:
@@ -72,7 +46,7 @@ class PodSession:
         self.hello = hello
         self.sink = sink
         self.screen = screen
-        self.clock = PodClock()
+        self.clock = RemoteClock()
         self.check = wire.SequenceCheck()
         self.held = 0  # bit i: button i held, as reported
         self.heard_at = now
