@@ -1,0 +1,61 @@
+"""A phone seat's key: every message between the table and the phone, sealed both ways.
+
+ChaCha20-Poly1305 with a random 96-bit nonce per message (a seat sends a few thousand
+messages an evening: a repeat is out of reach). The associated data names the seat and the
+direction, so a message can be neither moved to another seat nor reflected back to its
+sender. The key reaches the phone only in its link's ``#fragment``, which browsers never send
+(docs/phones.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+KEY_BYTES = 32
+NONCE_BYTES = 12
+TAG_BYTES = 16
+OVERHEAD = NONCE_BYTES + TAG_BYTES
+
+TO_PHONE = b"to-phone"
+TO_TABLE = b"to-table"
+
+
+class SeatKey:
+    """One seat's key; ``seal`` for the phone, ``open`` what the phone sent (None: not ours)."""
+
+    def __init__(self, seat: int, key: bytes | None = None) -> None:
+        self.seat = seat
+        self._key = key if key is not None else secrets.token_bytes(KEY_BYTES)
+        if len(self._key) != KEY_BYTES:
+            raise ValueError(f"a seat key has {KEY_BYTES} bytes")
+        self._aead = ChaCha20Poly1305(self._key)
+
+    def __repr__(self) -> str:  # a log line must never tell a key
+        return f"SeatKey(seat={self.seat})"
+
+    def fragment(self) -> str:
+        """The key as the link's ``#fragment`` (base64url, no padding)."""
+        return base64.urlsafe_b64encode(self._key).rstrip(b"=").decode("ascii")
+
+    def seal(self, plain: bytes) -> bytes:
+        nonce = os.urandom(NONCE_BYTES)
+        return nonce + self._aead.encrypt(nonce, plain, self._aad(TO_PHONE))
+
+    def open(self, sealed: bytes) -> bytes | None:
+        """What the phone sealed, or None for anything else (garbage, a stranger, a replay
+        from the other direction)."""
+        if len(sealed) < OVERHEAD:
+            return None
+        try:
+            return self._aead.decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:],
+                                      self._aad(TO_TABLE))
+        except InvalidTag:
+            return None
+
+    def _aad(self, direction: bytes) -> bytes:
+        return b"table-companion seat %d %s" % (self.seat, direction)

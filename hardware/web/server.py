@@ -1,0 +1,263 @@
+"""The phone seats' web server: aiohttp on its own thread, in the companion's process.
+
+It serves the seat page (static files read once at start: no CDN, no build step) and one
+WebSocket per phone. Everything a stranger can send is bounded and refused cleanly, and none
+of it reaches the table's loop: a message over MAX_MESSAGE bytes, anything whose seal does
+not open with the seat's key, more than RATE messages a second, a hello that does not come
+within HELLO_WITHIN, more than MAX_SOCKETS sockets at once, a phone that does not take a
+frame within SEND_WITHIN. Only a seated phone's well-formed edges reach the app's queue.
+
+A sleeping phone stops answering the heartbeat's pings and is dropped within HEARTBEAT and
+a half; it shows offline on the other seats, and its page connects again when it wakes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from aiohttp import WSMsgType, web
+
+from ..base import SeatLink, Sink
+from . import wire
+from .seat import Clock, WebScreen, WebSeat, WebVibrator
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE = 256  # a phone's messages are under 60 bytes
+MAX_SOCKETS = 64
+HELLO_WITHIN = 5.0
+SEND_WITHIN = 5.0
+HEARTBEAT = 2.0
+RATE = 40.0  # messages a second a phone may send (a thumb makes a few edges a second)
+BURST = 80
+PENDING = 64  # small messages waiting for a slow phone; past that the oldest go
+
+NOT_THIS_SEAT = 4401  # the hello did not open with the seat's key
+TAKEN = 4409  # another device holds the seat
+REFUSED = 4400  # a message that is not one of ours
+TOO_FAST = 4429
+TOO_SLOW = 4408
+
+STATIC = Path(__file__).parent / "static"
+TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+HEADERS = {  # the page loads only its own files and talks only to its own server
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+                               "connect-src 'self'; img-src 'self'; base-uri 'none'; "
+                               "form-action 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+class PhoneSocket:
+    """One phone's WebSocket, written by its own sender task: small messages in order, and
+    of the frames only the latest (a phone that lags skips to the current screen)."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self._pending: collections.deque[bytes] = collections.deque(maxlen=PENDING)
+        self._frame: bytes | None = None
+        self._wake = asyncio.Event()
+
+    def send(self, sealed: bytes) -> None:
+        self._pending.append(sealed)
+        self._wake.set()
+
+    def send_frame(self, sealed: bytes) -> None:
+        self._frame = sealed
+        self._wake.set()
+
+    def close(self, code: int, why: str) -> None:
+        asyncio.ensure_future(self.ws.close(code=code, message=why.encode()))
+
+    async def run(self) -> None:
+        try:
+            while not self.ws.closed:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._pending:
+                    await asyncio.wait_for(self.ws.send_bytes(self._pending.popleft()),
+                                           SEND_WITHIN)
+                if self._frame is not None:
+                    frame, self._frame = self._frame, None
+                    await asyncio.wait_for(self.ws.send_bytes(frame), SEND_WITHIN)
+        except (TimeoutError, ConnectionError):
+            await self.ws.close(code=TOO_SLOW, message=b"too slow")
+
+
+class Bucket:
+    """RATE messages a second, BURST at once: a flood closes its own socket, nothing else."""
+
+    def __init__(self, now: float) -> None:
+        self.tokens, self.at = float(BURST), now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class PhoneServer:
+    """The server and its seats; ``start`` returns once it listens (on ``port``)."""
+
+    def __init__(self, numbers: Iterable[int], sink: Sink, *, host: str = "0.0.0.0",
+                 port: int = 0, public_host: str | None = None,
+                 clock: Clock = time.monotonic) -> None:
+        self._sink = sink
+        self._host = host
+        self.port = port
+        self.public_host = public_host or lan_address()
+        self.seats = {n: WebSeat(n, sink, clock) for n in numbers}
+        self._files = {name: path.read_bytes() for name, path in _static_files()}
+        self._sockets = 0
+        self._loop = asyncio.new_event_loop()
+        self._runner: web.AppRunner | None = None
+        self._thread = threading.Thread(target=self._loop.run_forever, name="phone-server",
+                                        daemon=True)
+
+    def start(self) -> PhoneServer:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._listen(), self._loop).result()
+        for number in self.seats:  # no phone has opened the seat yet
+            self._sink(SeatLink(number, up=False))
+        return self
+
+    def link(self, seat: int) -> str:
+        """The seat's address, its key in the ``#fragment`` (never sent by the browser)."""
+        key = self.seats[seat].key.fragment()
+        return f"http://{self.public_host}:{self.port}/seat/{seat}#{key}"
+
+    def screen(self, seat: int) -> WebScreen:
+        return WebScreen(self.seats[seat], self._loop.call_soon_threadsafe)
+
+    def vibrator(self, seat: int) -> WebVibrator:
+        return WebVibrator(self.seats[seat], self._loop.call_soon_threadsafe)
+
+    def close(self) -> None:
+        """Stop listening, close every socket, end the thread (closing twice is harmless)."""
+        if not self._thread.is_alive():
+            return
+        if self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+    async def _listen(self) -> None:
+        app = web.Application(client_max_size=1024, handler_args={"max_field_size": 4096})
+        app.router.add_get("/", self._file("index.html"))
+        app.router.add_get(r"/seat/{seat:\d{1,2}}", self._seat_page)
+        app.router.add_get(r"/ws/seat/{seat:\d{1,2}}", self._socket)
+        app.router.add_get("/static/{name:.+}", self._static)
+        app.router.add_get("/favicon.ico", _no_icon)
+        self._runner = web.AppRunner(app, access_log=None)  # a log line never holds a link
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, self.port, backlog=128)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    def _file(self, name: str):
+        async def serve(request: web.Request) -> web.Response:
+            return self._respond(name)
+        return serve
+
+    def _respond(self, name: str) -> web.Response:
+        body = self._files.get(name)
+        if body is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=body, content_type=TYPES[Path(name).suffix], headers=HEADERS)
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name.endswith(".html"):
+            raise web.HTTPNotFound()
+        return self._respond(name)
+
+    async def _seat_page(self, request: web.Request) -> web.Response:
+        if int(request.match_info["seat"]) not in self.seats:
+            raise web.HTTPNotFound()
+        return self._respond("seat.html")
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        seat = self.seats.get(int(request.match_info["seat"]))
+        if seat is None:
+            raise web.HTTPNotFound()
+        if self._sockets >= MAX_SOCKETS:
+            raise web.HTTPServiceUnavailable(text="too many connections")
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT)
+        self._sockets += 1
+        try:
+            await ws.prepare(request)
+            await self._serve(seat, ws)
+        finally:
+            self._sockets -= 1
+        return ws
+
+    async def _serve(self, seat: WebSeat, ws: web.WebSocketResponse) -> None:
+        try:
+            first = await asyncio.wait_for(ws.receive(), HELLO_WITHIN)
+        except TimeoutError:
+            await ws.close(code=TOO_SLOW, message=b"no hello")
+            return
+        hello = _opened(seat, first)
+        if not isinstance(hello, wire.Hello):
+            await ws.close(code=NOT_THIS_SEAT, message=b"not this seat's link")
+            return
+        phone = PhoneSocket(ws)
+        if not seat.join(hello, phone):
+            await ws.close(code=TAKEN, message=b"taken")
+            return
+        sender = asyncio.ensure_future(phone.run())
+        bucket = Bucket(time.monotonic())
+        try:
+            async for message in ws:
+                edge = _opened(seat, message)
+                if not bucket.take(time.monotonic()):
+                    await ws.close(code=TOO_FAST, message=b"too fast")
+                elif not isinstance(edge, wire.Edge):
+                    await ws.close(code=REFUSED, message=b"not a seat message")
+                else:
+                    seat.edge(phone, edge)
+        finally:
+            seat.left(phone)
+            sender.cancel()
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204, headers=HEADERS)
+
+
+def _opened(seat: WebSeat, message: object) -> wire.Hello | wire.Edge | None:
+    """A binary message sealed with the seat's key and well formed, or None."""
+    if getattr(message, "type", None) is not WSMsgType.BINARY:
+        return None
+    plain = seat.key.open(message.data)  # type: ignore[attr-defined]
+    return None if plain is None else wire.parse(plain)
+
+
+def _static_files() -> list[tuple[str, Path]]:
+    return [(path.relative_to(STATIC).as_posix(), path)
+            for path in sorted(STATIC.rglob("*")) if path.suffix in TYPES]
+
+
+def lan_address() -> str:
+    """This machine's address on its local network (no packet is sent), else loopback."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
