@@ -33,6 +33,11 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--table", metavar="FILE", help="table.toml of a real table")
     play.add_argument("--seats", type=_whole(1, MAX_SEATS), default=6, metavar="N",
                       help=f"simulated seats, 1-{MAX_SEATS} (default 6)")
+    play.add_argument("--phones", type=_whole(0, MAX_SEATS), default=0, metavar="N",
+                      help="N more seats on phones: each opens its seat's printed link "
+                           "(docs/phones.md)")
+    play.add_argument("--phone-port", type=_whole(1, 65535), default=8023, metavar="PORT",
+                      help="the phone seats' web server port (default 8023)")
     play.add_argument("--ui", choices=("terminal", "window"), default="terminal",
                       help="the simulated table in the terminal or in a window (pygame)")
     play.add_argument("--volume", type=_whole(0, 100), default=80, metavar="PERCENT",

@@ -14,6 +14,7 @@ import logging
 import os
 import queue
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from engine import registry
-from hardware.base import QuitRequested, Speaker, TableHardware
+from hardware.base import QuitRequested, SeatHardware, Speaker, TableHardware
 from hardware.textfile import read_small_text
 
 from .app import App, ReloadRequested
@@ -66,6 +67,8 @@ class PlaySettings:
     state_dir: str | None = None
     ack_fd: int | None = None
     deck_list: str | None = None
+    phones: int = 0
+    phone_port: int = 8023
 
 
 def play(settings: PlaySettings) -> int:
@@ -113,6 +116,10 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
             # The audio library may print to the terminal while it looks for a sound card:
             # open the speaker before the simulated table takes the screen.
             speaker.open_now()
+        if settings.phones and config is not None:
+            raise ValueError("--phones is for the simulated table; a real table's phone seats "
+                             "are [[seat]] sections with phone = true in table.toml")
+        phones = _phones(count, settings, events, stack) if config is None else {}
         if config is not None:
             hardware, on_status = _real_table(config, events, stack)
             if settings.public_screen:
@@ -121,6 +128,9 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
             hardware, on_status = _window_table(count, events, stack)
         else:
             hardware, on_status = _terminal_table(count, events, stack)
+        hardware.seats.update(phones)
+        if config is not None:
+            _print_phone_links(hardware.seats)
         hardware.speaker = speaker
         stack.callback(setattr, hardware, "speaker", None)  # the speaker outlives the table
         if config is None:  # log lines would scribble over the simulated table
@@ -231,6 +241,33 @@ def _window_table(count: int, events: Events,
 
     window = stack.enter_context(WindowTable(range(1, count + 1), events.put))
     return window.hardware(), window.set_status
+
+
+def _phones(count: int, settings: PlaySettings, events: Events,
+            stack: contextlib.ExitStack) -> dict[int, SeatHardware]:
+    """``--phones N``: phone seats after the simulated ones, their links printed before the
+    simulated table takes the terminal; the server stops with the session."""
+    if not settings.phones:
+        return {}
+    from hardware.web.table import phone_seats
+
+    if count + settings.phones > 8:
+        raise ValueError(f"a table has at most 8 seats: {count} simulated and "
+                         f"{settings.phones} phones are too many (lower --seats or --phones)")
+    seats = phone_seats(range(count + 1, count + 1 + settings.phones), events.put,
+                        port=settings.phone_port)
+    stack.callback(next(iter(seats.values())).inputs[0].close)  # type: ignore[attr-defined]
+    _print_phone_links(seats)
+    return seats
+
+
+def _print_phone_links(seats: dict[int, SeatHardware]) -> None:
+    """Each phone seat's link, for the person at this terminal only: it holds the seat's key,
+    so it never goes to a log (a service's output is its journal)."""
+    links = [(n, seat.phone_link) for n, seat in seats.items() if seat.phone_link]
+    if links and sys.stdout.isatty():
+        for number, link in links:
+            print(f"Phone seat {number}: {link}")
 
 
 def _public_window() -> PublicWindow:

@@ -203,7 +203,8 @@ class Speaker(ABC):
 class SeatHardware:
     """Everything wired to one seat. ``inputs`` is whatever must be kept alive (gpiozero
     Buttons, a pod link); ``one_button`` seats map short press to ACT and hold to PEEK;
-    ``buzzer`` is the seat's own piezo (a pod's), whose loudness the seat sets."""
+    ``buzzer`` is the seat's own piezo (a pod's), whose loudness the seat sets; a phone seat's
+    ``phone_link`` is the address its phone opens (its key in the ``#fragment``: a secret)."""
 
     number: int
     screen: SeatScreen
@@ -211,6 +212,7 @@ class SeatHardware:
     vibrator: Vibrator | None = None
     inputs: list[object] = field(default_factory=list)
     buzzer: Buzzer | None = None
+    phone_link: str | None = None
 
     def has_own_sound(self) -> bool:
         return self.buzzer is not None and self.buzzer.sounds()

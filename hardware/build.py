@@ -17,6 +17,7 @@ from .drivers.gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
 from .drivers.oled import OledScreen
 from .pods.discovery import PodFinder, PortLister
 from .pods.link import PodLink
+from .web.table import phone_seats
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,8 @@ def build_table(
     screen starts offline and the companion retries :meth:`OledScreen.reconnect`. A bus that
     cannot be opened at all is a set-up problem and raises OSError naming the seat. A pod
     seat starts at once too: its link thread finds the pod (among ``pod_ports`` for
-    ``pod = "auto"``) whenever it is plugged in.
+    ``pod = "auto"``) whenever it is plugged in. Phone seats share one web server, started
+    here; a port already in use raises OSError.
     """
     buses = _Buses(_smbus if bus_factory is None else bus_factory)
     pods = {seat.number: seat.pod for seat in config.seats if seat.pod is not None}
@@ -46,10 +48,15 @@ def build_table(
     table = TableHardware(seats={})
     try:
         for seat in config.seats:
-            if seat.pod is None:
+            if seat.wired:
                 table.seats[seat.number] = _build_seat(seat, sink, buses, pin_factory, clock)
-            else:
+            elif seat.pod is not None:
                 table.seats[seat.number] = _build_pod_seat(seat.number, finder, sink, clock)
+        if config.phones is not None:
+            table.seats.update(phone_seats(
+                [seat.number for seat in config.seats if seat.phone], sink,
+                port=config.phones.port, listen=config.phones.listen, clock=clock))
+            table.seats = dict(sorted(table.seats.items()))
         if config.buzzer is not None:
             table.buzzer = GpioBuzzer(
                 config.buzzer.pin, tonal=config.buzzer.tonal, pin_factory=pin_factory

@@ -10,6 +10,7 @@ lines in the text itself. Any text at all ends in a :class:`TableConfig` or a Co
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import json
 import re
 import tomllib
@@ -42,14 +43,17 @@ MAX_SEATS = 8
 MAX_BYTES = 16 * 1024  # a real table.toml is a few KiB; tomllib is slow on huge dotted keys
 
 SECTION_KEYS = {
-    "top": ("table", "buzzer", "seat"),
+    "top": ("table", "buzzer", "seat", "phones"),
     "table": ("name", "state_dir"),
     "buzzer": ("pin", "type"),
     "seat": ("number", "act", "peek", "display", "bus", "address", "mux", "vibrate", "rotate",
-             "pod"),
+             "pod", "phone"),
+    "phones": ("port", "listen"),
     "mux": ("bus", "address", "channel"),
 }
 POD_EXCLUDES = ("act", "peek", "vibrate", "display", "bus", "address", "mux", "rotate")
+PHONE_PORT = 8023
+PORTS = range(1, 65536)
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,8 @@ class MuxConfig:
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """One seat: wired directly (buttons on GPIO, OLED on I2C) or a USB ``pod``."""
+    """One seat: wired directly (buttons on GPIO, OLED on I2C), a USB ``pod``, or a ``phone``
+    (a web page served by the companion: hardware/web/)."""
 
     number: int
     line: int
@@ -76,6 +81,20 @@ class SeatConfig:
     mux: MuxConfig | None = None
     rotate: int = 0
     pod: str | None = None
+    phone: bool = False
+
+    @property
+    def wired(self) -> bool:
+        """Its buttons and display are wired to the Pi itself."""
+        return self.pod is None and not self.phone
+
+
+@dataclass(frozen=True)
+class PhonesConfig:
+    """The phone seats' web server: its port, and the address it listens on."""
+
+    port: int = PHONE_PORT
+    listen: str = "0.0.0.0"
 
 
 @dataclass(frozen=True)
@@ -91,6 +110,7 @@ class TableConfig:
     state_dir: Path | None
     buzzer: BuzzerConfig | None
     seats: tuple[SeatConfig, ...]
+    phones: PhonesConfig | None = None  # set when any seat is a phone
 
 
 def load_config(path: str | Path) -> TableConfig:
@@ -188,7 +208,8 @@ class _Validator:
         self.check_numbers(seats)
         self.check_pins(seats, buzzer)
         self.check_displays(seats)
-        return TableConfig(self.source, name, state_dir, buzzer, seats)
+        phones = self.phones(data.get("phones"), seats)
+        return TableConfig(self.source, name, state_dir, buzzer, seats, phones)
 
     def keys(self, table: dict[str, object], kind: str, path: tuple[object, ...],
              what: str) -> None:
@@ -219,6 +240,24 @@ class _Validator:
             self.fail(("table", "state_dir"), "state_dir must be an absolute path, like "
                       f'"/var/lib/table-companion", not {_show(state_dir)}')
         return name, Path(state_dir)
+
+    def phones(self, value: object, seats: tuple[SeatConfig, ...]) -> PhonesConfig | None:
+        if not any(seat.phone for seat in seats):
+            if value is not None:
+                self.fail(("phones",), "[phones] sets up phone seats, but no seat is one; add "
+                          "phone = true to a [[seat]], or remove [phones]")
+            return None
+        if value is None:
+            return PhonesConfig()
+        section = self.section(value, ("phones",), "[phones]")
+        self.keys(section, "phones", ("phones",), "[phones]")
+        port = self.integer(section.get("port", PHONE_PORT), ("phones", "port"),
+                            "the phone seats' port", PORTS)
+        listen = section.get("listen", "0.0.0.0")
+        if not isinstance(listen, str) or not _is_address(listen):
+            self.fail(("phones", "listen"), 'listen must be an IP address of this machine, '
+                      f'like "0.0.0.0" (every network) or "192.168.4.1", not {_show(listen)}')
+        return PhonesConfig(port, listen)
 
     def buzzer(self, value: object) -> BuzzerConfig | None:
         if value is None:
@@ -256,6 +295,8 @@ class _Validator:
                               SEAT_NUMBERS, " (its place at the table, clockwise)")
         self.keys(table, "seat", path, f"seat {number}")
         line = self.lines.line(*path)
+        if "phone" in table:
+            return self.phone(table, path, number, line)
         if "pod" in table:
             return SeatConfig(number, line, pod=self.pod(table, path, number))
         if "act" not in table:
@@ -274,6 +315,17 @@ class _Validator:
         bus, mux = self.seat_bus(table, path, number)
         return SeatConfig(number, line, pins["act"], pins.get("peek"), pins.get("vibrate"),
                           display=display, address=address, rotate=rotate, bus=bus, mux=mux)
+
+    def phone(self, table: dict[str, object], path: tuple[object, ...], number: int,
+              line: int) -> SeatConfig:
+        if table["phone"] is not True:
+            self.fail((*path, "phone"), f"seat {number}'s phone must be true (a phone seat), "
+                      f"not {_show(table['phone'])}; remove it for a wired seat or a pod")
+        for key in (*POD_EXCLUDES, "pod"):
+            if key in table:
+                self.fail((*path, key), f"seat {number} is a phone seat (its screen and buttons "
+                          f"are on the phone); remove {key}, or remove phone = true")
+        return SeatConfig(number, line, phone=True)
 
     def pod(self, table: dict[str, object], path: tuple[object, ...], number: int) -> str:
         pod = table["pod"]
@@ -368,7 +420,7 @@ class _Validator:
 
     def check_pins(self, seats: tuple[SeatConfig, ...], buzzer: BuzzerConfig | None) -> None:
         uses = sorted(self.pin_uses(seats, buzzer), key=lambda use: use.line)
-        wired = any(seat.pod is None for seat in seats)
+        wired = any(seat.wired for seat in seats)
         owners: dict[int, _PinUse] = {}
         for use in uses:
             if wired and use.pin in I2C_PINS:
@@ -409,7 +461,7 @@ class _Validator:
                                        direct.get((mux.bus, seat.address)))
                 where = f"mux channel {mux.channel} (bus {mux.bus})"
                 behind_mux.setdefault((mux.bus, mux.channel, seat.address), index)
-            elif seat.pod is None:
+            elif seat.wired:
                 key = (seat.bus, seat.address)
                 other = direct.get(key, next((i for (bus, _, address), i in behind_mux.items()
                                               if (bus, address) == key), None))
@@ -443,6 +495,14 @@ class _Validator:
 def _is_int(value: object) -> TypeGuard[int]:
     """An integer, and not a bool (TOML's true is no pin number)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _hex(address: int) -> str:
