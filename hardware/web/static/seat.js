@@ -148,6 +148,7 @@ function receive(plain) {
   } else if (plain[0] === ACK && plain.length === 5) {
     const number = view.getUint32(1);
     outbox = outbox.filter(([n]) => n > number);
+    unacked();
   } else if (plain[0] === FRAME && plain.length === 6 + WIDTH * HEIGHT / 8) {
     const number = view.getUint32(1);
     if (number <= lastFrame) return; // an old frame played back: never shown
@@ -178,6 +179,10 @@ function draw(rows, lit) {
   document.body.dataset.digest = digest.toString(16).padStart(8, "0");
 }
 
+function unacked() {
+  document.body.dataset.unacked = String(outbox.length); // the page's state, read by tests
+}
+
 function press(button, pressed) {
   if (!welcomed || held[button] === pressed) return;
   held[button] = pressed;
@@ -185,6 +190,7 @@ function press(button, pressed) {
   const message = edge(nextPress, button, pressed, Math.floor(now()));
   outbox.push([nextPress, message]);
   nextPress += 1;
+  unacked();
   send(message); // offline: kept in the outbox, sent when the seat is back
 }
 

@@ -1,0 +1,170 @@
+"""Phone seats in a real browser: headless Chromium plays whole games on phone seats.
+
+Each phone is its own Chromium (its own device); the table is the real app on a fake clock,
+the real web server on 127.0.0.1, and every wait ends on an event: an edge reaching the
+app's queue, or the page's state (fed by real, sealed frames) turning what it should.
+"""
+
+from __future__ import annotations
+
+import queue
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from companion.app import App
+from companion.clock import FakeClock
+from companion.scripts import ScriptRunner, parse
+from hardware.base import ButtonEdge, SeatLink, TableHardware
+from hardware.web.seat import WebScreen
+from hardware.web.table import phone_seats
+
+from .phones import WAIT, Phone, digest, needs_chromium
+
+pytestmark = needs_chromium
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+class PhoneTable:
+    """An app whose seats are all phones, driven by a table script's runner."""
+
+    def __init__(self, seats: int, key: bytes) -> None:
+        self.events: queue.Queue[object] = queue.Queue()
+        self.clock = FakeClock()
+        self.seats = phone_seats(range(1, seats + 1), self.events.put, port=0,
+                                 listen="127.0.0.1", public_host="127.0.0.1", clock=self.clock)
+        self.hardware = TableHardware(seats=self.seats)
+        self.app = App(self.hardware, clock=self.clock, key_source=lambda n: key)
+        self.app.start()
+        self.phones: dict[int, Phone] = {}
+
+    def seat_phones(self, numbers: range) -> None:
+        """A phone opens each seat's link; each is playing once its seat is up at the table."""
+        with ThreadPoolExecutor(len(numbers)) as pool:
+            phones = list(pool.map(lambda _: Phone(), numbers))
+        for number, phone in zip(numbers, phones, strict=True):
+            self.phones[number] = phone
+            phone.open(self.link(number), self.clock.now)
+        for number in numbers:
+            self.phones[number].wait_for("state", "playing")
+        self.pump(until=lambda: all(self.app.links.is_up(n) for n in numbers))
+
+    def link(self, number: int) -> str:
+        link = self.seats[number].phone_link
+        assert link is not None
+        return link
+
+    def drive(self, seat: int, button, pressed: bool) -> None:
+        self.phones[seat].drive(button.value, pressed, self.clock.now)
+
+    def pump(self, until=None) -> None:
+        """Wait for the phone's edge (or what ``until`` names) and hand it to the app."""
+        while True:
+            self.app.step(self.events.get(timeout=WAIT))
+            if until is None or until():
+                return
+
+    def shows(self, seat: int) -> None:
+        """The phone shows exactly the frame the app last drew on the seat."""
+        screen = self.seats[seat].screen
+        assert isinstance(screen, WebScreen)
+        self.phones[seat].wait_for("digest", digest(screen.rows, screen.lit))
+
+    def close(self) -> None:
+        for phone in self.phones.values():
+            phone.close()
+        self.app.close()
+        self.hardware.close()
+
+
+WIN = parse((SCRIPTS / "staying_alive_win.table").read_text())
+
+
+@pytest.fixture(scope="module")
+def stranger():
+    """Another device: a profile of its own, so a device id of its own."""
+    phone = Phone()
+    yield phone
+    phone.close()
+
+
+@pytest.fixture(scope="module")
+def three_phones():
+    """One table of three phones for the module (each Chromium takes a second to start):
+    the whole game first, then the tests that need only seated phones."""
+    table = PhoneTable(3, bytes.fromhex(WIN[0]["key"].args[0]))
+    try:
+        table.seat_phones(range(1, 4))
+        yield table
+    finally:
+        table.close()
+
+
+def test_staying_alive_is_played_to_its_end_on_three_phones(three_phones):
+    """The whole win script (join, start, cut, turns, the Lookout's flips, the escapes) on
+    three phones, then a PEEK held on a phone shows its sealed face there, and letting go
+    brings the public face back."""
+    table = three_phones
+    runner = ScriptRunner(table.app, table.clock, table.drive, table.pump)
+    runner.run(WIN[1])
+    assert table.app.session.state.is_terminal()
+    for seat in (1, 2, 3):
+        table.shows(seat)
+    public_face = table.seats[2].screen.rows
+    runner.run(parse("hold 2 peek")[1])
+    assert table.app.ui[2].peeking
+    table.shows(2)
+    assert table.seats[2].screen.rows != public_face
+    runner.run(parse("release 2 peek\nwait 100ms")[1])
+    assert not table.app.ui[2].peeking
+    table.shows(2)
+
+
+def test_a_second_device_on_a_taken_link_gets_a_clear_page_and_no_frame(three_phones, stranger):
+    table = three_phones
+    stranger.open(table.link(1), table.clock.now)
+    stranger.wait_for("state", "refused")
+    assert stranger.text("refused-title") == "This seat is taken"
+    assert stranger.state("frame") is None
+    assert table.app.links.is_up(1)  # the seat stays with its phone
+
+
+def test_a_device_with_no_key_in_its_address_gets_no_frame(three_phones, stranger):
+    table = three_phones
+    stranger.open(table.link(2).split("#")[0], table.clock.now)
+    stranger.wait_for("state", "refused")
+    assert stranger.text("refused-title") == "No seat in this link"
+    assert stranger.state("frame") is None
+
+
+def test_a_phone_that_loses_the_network_keeps_its_seat_and_every_press(three_phones):
+    """Offline on the table while away; a press made meanwhile arrives once it is back,
+    exactly once, and the phone is seated again on the same seat."""
+    table = three_phones
+    phone = table.phones[1]
+    phone.driver.execute_cdp_cmd("Network.enable", {})
+    phone.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    server = table.seats[1].inputs[0]
+    seat = server.seats[1]  # the Wi-Fi drops the socket (the server's end of it)
+    server._loop.call_soon_threadsafe(seat.connection.close, 1001, "gone")
+    table.pump(until=lambda: not table.app.links.is_up(1))
+    phone.wait_for("state", "offline")
+    phone.drive("act", True, table.clock.now)
+    phone.drive("act", False, table.clock.now)
+    phone.wait_for("unacked", "2")
+    assert table.events.empty()  # nothing reaches the table while the phone is away
+    phone.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    phone.wait_for("unacked", "0")
+    phone.wait_for("state", "playing")
+    arrived = [table.events.get(timeout=WAIT) for _ in range(3)]
+    assert arrived[0] == SeatLink(1, up=True)
+    assert [(e.seat, e.pressed) for e in arrived[1:] if isinstance(e, ButtonEdge)] == [
+        (1, True), (1, False)]
+    assert table.events.empty()
+    for event in arrived:
+        table.app.step(event)
+    assert table.app.links.is_up(1)
+    table.shows(1)
