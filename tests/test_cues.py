@@ -31,6 +31,7 @@ from hardware.drivers.gpio import GpioBuzzer, GpioVibrator
 from hardware.drivers.voice import MixerSpeaker, PromptCache
 from hardware.pods.screen import PodBuzzer, PodVibrator
 from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator
+from hardware.web.seat import WebSeat, WebVibrator
 from hardware.window.public import (
     TUNE_SECONDS,
     PublicScene,
@@ -70,9 +71,46 @@ def test_cues_every_output_is_checked_here() -> None:
     it (PublicWindow is a PygamePublicScreen whose cue it inherits)."""
     assert implementations(Buzzer) == {GpioBuzzer, TerminalBuzzer, WindowBuzzer, PodBuzzer}
     assert implementations(Vibrator) == {GpioVibrator, PodVibrator, TerminalVibrator,
-                                         WindowVibrator}
+                                         WindowVibrator, WebVibrator}
     assert implementations(Speaker) == {MixerSpeaker}
     assert implementations(PublicScreen) == {PygamePublicScreen, PublicWindow}
+
+
+class Socket:
+    """A phone seat's socket as the seat sees it: what went to the phone, in order."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def send(self, sealed: bytes) -> None:
+        self.sent.append(sealed)
+
+    send_frame = send
+
+    def close(self, code: int, why: str) -> None:
+        raise AssertionError("the socket was closed")
+
+
+def test_cues_phone_vibrator_sends_every_pattern_to_the_phone() -> None:
+    """Each pattern reaches the seated phone as its steps, sealed with the seat's key."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from hardware.web import wire
+    from hardware.web.sealing import SeatKey
+
+    key = bytes(range(32))
+    seat = WebSeat(1, lambda event: None, lambda: 0.0, SeatKey(1, key))
+    socket = Socket()
+    assert seat.join(wire.Hello(bytes(16), 0), socket)
+    vibrator = WebVibrator(seat, lambda call, *args: call(*args))
+    for pattern in Pattern:
+        socket.sent.clear()
+        vibrator.pulse(pattern.value)
+        (sealed,) = socket.sent
+        plain = ChaCha20Poly1305(key).decrypt(sealed[:12], sealed[12:],
+                                              b"table-companion seat 1 to-phone")
+        on_time, off_time, repeats = tunes.vibration(pattern.value)
+        assert plain == wire.vibrate(round(on_time * 1000), round(off_time * 1000), repeats)
 
 
 def test_cues_tables_are_the_vocabulary() -> None:
