@@ -258,6 +258,10 @@ def _phones(count: int, settings: PlaySettings, events: Events,
                         port=settings.phone_port)
     stack.callback(next(iter(seats.values())).inputs[0].close)  # type: ignore[attr-defined]
     _print_phone_links(seats)
+    if settings.ui == "terminal" and sys.stdin.isatty() and sys.stdout.isatty():
+        # The simulated table takes the whole terminal: the links stay readable until the
+        # person here has them (the server already answers, so phones may open them later).
+        input("Open each link on its phone (any time), then press Enter for the table: ")
     return seats
 
 

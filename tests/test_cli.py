@@ -60,3 +60,36 @@ def test_cli_pod_firmware_writes_a_pods_flash(capsys, tmp_path):
     assert all(written[name].read_bytes() == wanted[name].read_bytes() for name in wanted)
     said = capsys.readouterr().out
     assert "mpremote mkdir :podproto" in said and f"{tmp_path}/podproto/*.py :podproto/" in said
+
+
+def test_cli_phone_links_stay_on_screen_until_the_terminal_table_takes_it(tmp_path):
+    """The simulated table takes the whole terminal: the phone links wait for Enter first."""
+    import os
+    import pty
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:  # a free port on loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "play", "--seats", "1", "--phones", "1",
+         "--phone-port", str(port), "--state-dir", str(tmp_path)],
+        stdin=follower, stdout=follower, stderr=follower, close_fds=True,
+        env={**os.environ, "SDL_AUDIODRIVER": "dummy"})
+    os.close(follower)
+    seen = b""
+    try:
+        # Until the prompt, or the table taking the screen (which must not come first).
+        while b"press Enter" not in seen and b"\x1b[?1049h" not in seen:
+            chunk = os.read(leader, 4096)  # blocks until the process writes
+            assert chunk, seen
+            seen += chunk
+        assert b"press Enter" in seen, "the table took the screen before the links were read"
+        assert b"Phone seat 2: http://" in seen and b"/seat/2#" in seen
+    finally:
+        process.kill()
+        process.wait()
+        os.close(leader)
