@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import registry
-from engine.api import Action, Buzz, Game, Option, SeatView
+from engine.api import LABEL, Action, Buzz, Game, Option, SeatView
 from engine.cues import Tune
 from engine.exc import IllegalAction
+from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
@@ -155,7 +156,7 @@ class Lobby:
     def _option_actions(self) -> list[Action]:
         assert self.game is not None
         return [
-            Action(f"option:{o.key}", f"{o.label}: {self.options[o.key]}", repeat=True)
+            Action(f"option:{o.key}", _option_label(o.label, self.options[o.key]), repeat=True)
             for o in self.game.options
         ]
 
@@ -179,3 +180,8 @@ class Lobby:
         if seat != self.host:
             lines = [f"Seat {self.host} sets up", *lines[:2]]
         return SeatView(title=self.game.name, lines=tuple(lines[:3]), highlight=seat == self.host)
+
+
+def _option_label(label: str, value: object) -> str:
+    """"Ending: first-nemesis", closed up to leave the bar's count its cell."""
+    return fit(f"{label}: {value}", f"{label}:{value}", width=LABEL)

@@ -23,10 +23,10 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.api import LINE
+from engine.api import LABEL, LINE
 from engine.text import fit
 
-from . import sealed
+from . import bar_count, sealed
 
 WIDTH, HEIGHT = 128, 64
 BIG_SIZE = 35  # digits 24 px tall: exactly three 8-px display pages
@@ -112,14 +112,23 @@ class Face:
         return [(self.title, LINE), *((row, LINE) for row in body), (self.bar, self.bar_room())]
 
     def bar_room(self) -> int:
-        """The characters the bar's action has: the line, less the page count and a space."""
+        """The characters the bar's action has: the line, less the page count and a space;
+        a longer label keeps all but the last cell, where the count is drawn small."""
+        if self.stacked_count():
+            return LABEL
         return LINE - (len(self.bar_right) + 1 if self.bar_right else 0)
+
+    def stacked_count(self) -> bool:
+        """The count is drawn small (companion/bar_count.py): the label leaves it no room.
+        Never on a sealed face, whose bar is the same for every secret."""
+        wide = len(self.bar) + 1 + len(self.bar_right) > LINE
+        return bool(self.bar_right) and wide and not self.sealed
 
     def text(self) -> str:
         """All the words drawn on the screen, one item per line (a notice is one item, its
-        lines joined again): what table scripts match."""
+        lines joined again), the bar's count too: what table scripts match."""
         words = [self.title, *(part.text for part in self.parts()), " ".join(self.notice),
-                 self.bar]
+                 self.bar, self.bar_right]
         return "\n".join(w for w in words if w)
 
 
@@ -284,6 +293,8 @@ def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
     else:
         draw.line((0, BAR_TOP - 1, width - 1, BAR_TOP - 1), fill=1)
     _text(draw, (1, BAR_TOP), fit(face.bar, width=face.bar_room()), fill=ink)
-    if face.bar_right:
+    if face.stacked_count():
+        draw.bitmap((width - bar_count.WIDTH, BAR_TOP), bar_count.stacked(face.bar_right), fill=ink)
+    elif face.bar_right:
         x = width - 1 - 6 * len(face.bar_right)
         _text(draw, (x, BAR_TOP), face.bar_right, fill=ink)

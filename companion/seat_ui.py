@@ -4,7 +4,7 @@ The highlight follows an action *id*, so when another seat's action changes this
 the highlight stays on its action wherever that moved. When its action is gone, the highlight
 never lands on another one silently: the next ACT only says "Choices changed" and the next
 PEEK starts again from the first (most urgent) action, where the highlight also falls back
-after a few idle seconds.
+after a few idle seconds, saying so, so a seat that looked away does not ACT on it unawares.
 After the seat's own action the highlight falls back to the first action, so "PEEK, ACT"
 means the same thing again. When the action changed the shape of a list that goes on
 (the Lookout's last stamina moves the flip from second to last, so the same presses
@@ -37,12 +37,13 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.api import LINE, Action
+from engine.api import LABEL, LINE, Action
 from engine.text import fit, screen_lines
 
 from .render import NOTICE_LINES
 
 CHOICES_CHANGED = "Choices changed"
+BACK_TO_FIRST = "Back to choice 1"  # the highlight fell back after IDLE_RESET seconds
 IDLE_RESET = 8.0
 READING_PACE = 14.0  # characters a second: a 21-character line in 1.5 s
 MIN_NOTICE = 1.5  # seconds even the shortest notice stays
@@ -234,6 +235,8 @@ class SeatUI:
         """Let timed things lapse at ``now``; True when the screen must change."""
         changed = False
         if self.highlight_until is not None and now >= self.highlight_until:
+            if self.highlighted is not None:  # the seat had moved it: say it moved back
+                self.tell(BACK_TO_FIRST, now)
             self.reset_highlight()
             changed = True
         if self.peek_until is not None and now >= self.peek_until:
@@ -251,8 +254,8 @@ class SeatUI:
         return changed
 
     def bar(self, actions: list[Action]) -> tuple[str, str]:
-        """The bottom bar: the highlighted action, and "2/5" when there is room for it; a
-        label that needs the whole line is shown without its "> "."""
+        """The bottom bar: the highlighted action, and always "2/5" beside it (drawn small
+        beside a long label); a label that needs the room is shown without its "> "."""
         if self.stuck:
             return f"{self.stuck} stuck: let go", ""
         action, index = self.current(actions)
@@ -262,9 +265,9 @@ class SeatUI:
             return fit(f"ACT again: {action.label}", "ACT again to confirm"), ""
         text = f"> {action.label}"
         more = f"{index + 1}/{len(actions)}" if len(actions) > 1 else ""
-        if len(text) + 1 + len(more) > LINE:
-            more = ""  # the action's words matter more than the count, and than the "> "
-        return fit(text, action.label), more
+        if len(text) + (len(more) + 1 if more else 0) > LINE:
+            text = fit(action.label, width=LABEL)  # the count drawn small in the last cell
+        return text, more
 
 
 def notice_lines(text: str) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from engine.api import Action, SeatView
+from engine.api import LABEL, Action, SeatView
 from engine.text import fit
 from hardware.base import Code
 
@@ -129,7 +129,8 @@ class SystemMenu:
         last = self.game.record.last_undoable()
         if last is not None:
             who = f"S{last.seat} " if last.seat is not None else ""
-            label = fit(f"Undo {who}{last.label}", f"Undo {last.label}", f"Undo {who}last action")
+            label = fit(f"Undo {who}{last.label}", f"Undo {last.label}", f"Undo {who}last action",
+                        width=LABEL)
             out.append(Action("sys:undo", label))
         out += [Action("sys:end", "End game"), RESULTS, *self._cues(seat)]
         return out

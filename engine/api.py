@@ -83,6 +83,8 @@ class GameOver(Effect):
 # with its room. The engine decides what a view may hold; each screen the companion draws is
 # made to show that much (companion/render.py: its font sets 21 cells across 128 pixels).
 LINE = 21
+# An action's label leaves the bar's last cell to its count ("3/5", drawn small beside it).
+LABEL = LINE - 1
 
 
 

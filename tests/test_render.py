@@ -100,7 +100,8 @@ def test_a_notice_is_drawn_whole_and_never_takes_the_title_or_the_bar():
 def test_a_short_notice_leaves_the_clock_and_first_lines_in_view():
     """A one-line notice covers only the body's last line: the running sand stays."""
     face = dataclasses.replace(LOOKOUT_TURN, notice=notice_lines("Not now"))
-    assert face.text().splitlines() == ["Your turn", "1:24", "Not now", "> Flip hourglass"]
+    assert face.text().splitlines() == [
+        "Your turn", "1:24", "Not now", "> Flip hourglass", "1/6"]
     lines = face_for(SeatView("Seat 2's turn", ("Lookout", "Deck 12", "Goal 1")))
     assert dataclasses.replace(lines, notice=("Paused",)).text().splitlines() == [
         "Seat 2's turn", "Lookout", "Deck 12", "Paused"]

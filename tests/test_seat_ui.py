@@ -1,8 +1,9 @@
 """A seat's highlight, confirmations and notices, on the clock."""
 
+import dataclasses
 from pathlib import Path
 
-from companion.render import render
+from companion.render import Face, render
 from companion.script_cli import run_script
 from companion.seat_ui import (
     MAX_NOTICE_WAIT,
@@ -128,14 +129,25 @@ def test_plain_actions_go_at_once():
     assert not SeatUI(1).needs_second_press(FLIP, 0.0)
 
 
-def test_the_count_gives_way_to_a_long_label():
-    """The words of the action matter more than '2/5', and than the '> ', when both do not
-    fit."""
+def test_the_count_always_shows_and_a_long_label_gives_way_by_its_arrow():
+    """A seat counts its PEEK presses by '2/5': it stays beside every label, which gives up
+    its '> ' for the room; beside a label of 20 the count is drawn small in the last cell."""
     long = Action("x", "Invader check: narr")
-    assert SeatUI(1).bar([long, FLIP]) == ("> Invader check: narr", "")
+    assert SeatUI(1).bar([long, FLIP]) == ("Invader check: narr", "1/2")
     assert SeatUI(1).bar([END, FLIP]) == ("> End turn", "1/2")
-    whole = Action("x", "Ending: first-nemesis")
-    assert SeatUI(1).bar([whole, FLIP]) == ("Ending: first-nemesis", "")
+    undo = Action("sys:undo", "Undo S3 Swap role le")
+    ui = SeatUI(1, highlighted="sys:undo")
+    offers = [END, FLIP, Action("sys:pause", "Pause"), undo]
+    bar, count = ui.bar(offers)
+    assert (bar, count) == ("Undo S3 Swap role le", "4/4")
+    face = Face(title="", bar=bar, bar_right=count)
+    assert face.bar_room() >= len(bar)  # nothing of the label is cut
+    label_cells = (0, 53, 121, 64)
+    plain = render(Face(title="", bar=bar))
+    assert render(face).crop(label_cells).tobytes() == plain.crop(label_cells).tobytes()
+    shown = {render(dataclasses.replace(face, bar_right=f"{n}/12")).crop((121, 53, 128, 64))
+             .tobytes() for n in range(1, 13)}
+    assert len(shown) == 12  # every place in the list looks different
 
 
 def test_a_text_longer_than_a_screen_is_still_shown_whole_a_screen_at_a_time():
