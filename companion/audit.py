@@ -8,8 +8,10 @@ the game cut exactly once (in a game whose first presses cut: that the cut is th
 as journaled); that the key and the cut give the seed the game was dealt from; and
 that replaying the recorded actions from that seed is a game in which every action was legal
 at its moment, offered under the label the table saw, and that two replays reach the same
-state (every shuffle and deal re-derived, none depending on anything but the seed). A game
-still in play is refused: its key and seed are still secret.
+state (every shuffle and deal re-derived, none depending on anything but the seed), its
+timers run on to the game's last moment (a game lost to the hourglass ends there). A game
+still in play is refused: its key and seed are still secret. A game is over once its replay
+is, archived or not: the game-over screen shows the key until a seat leaves it.
 
 The journal is opened read-only, so an audit never changes the file a running table writes.
 """
@@ -63,6 +65,7 @@ class Archived:
     number: int
     record: GameRecord
     problems: list[str] = field(default_factory=list)
+    seen: float | None = None  # its last moment: a timer may end it after its last action
 
 
 @contextmanager
@@ -91,6 +94,7 @@ def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
 def load_finished(path: Path, game_id: int | None = None) -> Archived:
     """A finished game from the journal at ``path``: ``game_id``, else the newest finished,
     read from a private copy (:func:`snapshot`), so a table playing on it is not disturbed.
+    A game whose end is on its screens (archived only when a seat leaves it) is finished too.
     """
     if not path.exists():
         raise AuditError(f"no journal at {path} (try --state-dir)")
@@ -111,30 +115,55 @@ def _archived(path: Path, db: sqlite3.Connection, game_id: int | None) -> Archiv
         rows = stored_rows(db, row[0])
     except sqlite3.DatabaseError as error:
         raise AuditError(f"cannot read the journal {path} ({error})") from None
-    (number, game_key, seats, options, seed, deck_list, deal_key, cut, in_play, finished, shown,
+    (number, game_key, seats, options, _, deck_list, _, _, in_play, finished, shown,
      length, seen, seal, damage) = row
-    if finished is None:
+    record = _record(row, rows)
+    if finished is None and not ended(record, seen):
         raise AuditError(f"game {number} is still in play: its key and seed stay secret until "
                          "it ends")
-    record = GameRecord(game_key, tuple(int(s) for s in seats.split(",")), json.loads(options),
-                        bytes(seed), [entry for _, entry, _ in rows],
-                        None if deck_list is None else tuple(json.loads(deck_list)),
-                        bytes(deal_key), cut, in_play == 1)
     start = genesis(game_key, seats, options, str(shown), deck_list, in_play == 1)
-    verdict = verify(start, rows, length, seen, seal, finished=True)
+    verdict = verify(start, rows, length, seen, seal, finished=finished is not None)
     problems = [f"the table gave this game up: {damage}"] if damage else []
     if not seed_vouched_for(record.seed, record.key, record.cut, shown):
         problems.append("the key, cut and seed in the journal do not match the commitment "
                         "it stored at setup")
     if verdict.setup_damaged or verdict.lost or verdict.kept < len(rows):
         problems.append(f"the journal's history is not whole after action {verdict.kept}")
-    return Archived(number, record, problems)
+    return Archived(number, record, problems, seen)
+
+
+def _record(row: tuple, rows: list) -> GameRecord:
+    """The game of a ``games`` row (as :func:`_game_row` selects it) with its entries."""
+    _, game_key, seats, options, seed, deck_list, deal_key, cut, in_play, *_ = row
+    return GameRecord(game_key, tuple(int(s) for s in seats.split(",")), json.loads(options),
+                      bytes(seed), [entry for _, entry, _ in rows],
+                      None if deck_list is None else tuple(json.loads(deck_list)),
+                      bytes(deal_key), cut, in_play == 1)
+
+
+def _row_ended(db: sqlite3.Connection, row: tuple) -> bool:
+    return ended(_record(row, stored_rows(db, row[0])), row[12])
+
+
+def ended(record: GameRecord, seen: float | None) -> bool:
+    """The game reached its end, archived or not: its game-over screen shows the key until a
+    seat leaves it, and only then is the game archived. A record that does not replay is
+    not called ended: its key stays secret."""
+    try:
+        return record.replay(now=seen).is_terminal()
+    except Exception:  # whatever the game code raises, the game is not shown over
+        return False
 
 
 def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
+    """Game ``game_id``, else the newest that is over: archived, or the newest game if its
+    game-over screen is still up."""
     select = ("SELECT id, game_key, seats, options, seed, deck_list, deal_key, cut, "
               "cut_in_play, finished, commitment, length, seen, seal, damage FROM games")
     if game_id is None:
+        newest = db.execute(f"{select} ORDER BY id DESC LIMIT 1").fetchone()
+        if newest is not None and newest[9] is None and _row_ended(db, newest):
+            return newest
         row = db.execute(f"{select} WHERE finished IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             raise AuditError("the journal holds no finished game yet")
@@ -149,9 +178,10 @@ def _game_row(db: sqlite3.Connection, game_id: int | None) -> tuple:
 
 
 def audit_record(record: GameRecord, noted: str | None = None,
-                 digest: str | None = None) -> Audit:
+                 digest: str | None = None, seen: float | None = None) -> Audit:
     """Check ``record`` from its key on; ``noted`` is the commitment the table wrote down,
-    ``digest`` the history digest it wrote down at the end."""
+    ``digest`` the history digest it wrote down at the end, ``seen`` the game's last moment
+    (its timers run on to it, as the table's did: an hourglass that ran out ends it)."""
     report = Audit()
     _check_commitment(record, noted, report)
     _check_digest(record, digest, report)
@@ -165,12 +195,12 @@ def audit_record(record: GameRecord, noted: str | None = None,
     else:
         report.failed(f"the key and the cut give the seed {seed.hex()}, not the one recorded")
         return report
-    first = _replay_checked(record, report.failed)
+    first = _replay_checked(record, report.failed, seen)
     if first is None:
         return report
     report.passed(f"all {len(record.entries)} actions replay from the seed, each legal at its "
                   "moment and offered as the table saw it")
-    second = record.replay()
+    second = record.replay(now=seen)
     if state_digest(second) == state_digest(first):
         report.passed("a second replay deals and shuffles exactly the same")
     else:
@@ -234,8 +264,10 @@ def _check_cut(record: GameRecord, report: Audit) -> bool:
     return True
 
 
-def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | None:
-    """Replay as :meth:`GameRecord.replay` does, reporting the first action that does not fit."""
+def _replay_checked(record: GameRecord, fail: Callable[[str], None],
+                    seen: float | None) -> State | None:
+    """Replay as :meth:`GameRecord.replay` does (to ``seen``), reporting the first action
+    that does not fit."""
     state = record.start()
     for number, entry in enumerate(record.entries, start=1):
         deadline = state.next_deadline()
@@ -254,6 +286,9 @@ def _replay_checked(record: GameRecord, fail: Callable[[str], None]) -> State | 
         except Exception as error:  # a report, never a traceback: the game code broke here
             fail(f"action {number} ({entry.action}): the game failed ({type(error).__name__})")
             return None
+    deadline = state.next_deadline()
+    if seen is not None and deadline is not None and deadline <= seen and not state.paused:
+        state.advance(seen)
     return state
 
 
@@ -292,7 +327,7 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
     out(f"  key:  {record.key.hex()}")
     out(f"  cut:  {record.cut}")
     out(f"  seed: {record.seed.hex()}")
-    report = audit_record(record, noted, digest)
+    report = audit_record(record, noted, digest, archived.seen)
     for problem in archived.problems:
         report.failed(problem)
     for line in report.lines:

@@ -19,16 +19,17 @@ from engine.rng import commitment, cut_text, deal_seed, parse_cut
 from tests.test_conformance import RandomGame
 
 
-def _journal_game(state_dir: Path, key: str = "they-live", *, finished: bool = True):
+def _journal_game(state_dir: Path, key: str = "they-live", *, finished: bool = True,
+                  upto: int | None = None):
     """A random game of ``key`` written to the journal as the app writes it: a game whose
     players cut in play (They Live) is begun with no cut and no seed, and the entry that
-    completes its cut writes both."""
+    completes its cut writes both; a timer that ran out is remembered at its moment, as the
+    table does. ``upto``: only that many of its actions, a game still in play."""
     play = RandomGame(registry.get(key), 7)
-    for _ in play.steps():
-        pass
+    timers = [step.now for step in play.steps() if step.seat is None]
     record = play.record()
     with SqliteJournal(journal_path(state_dir)) as journal:
-        entries, record.entries = record.entries, []
+        entries, record.entries = record.entries[:upto], []
         if record.cut_in_play:
             record.cut, record.seed = "", b""
         journal.begin(record)
@@ -38,6 +39,8 @@ def _journal_game(state_dir: Path, key: str = "they-live", *, finished: bool = T
                 record.cut = record.played_cut()
                 record.seed = deal_seed(record.key, record.cut) if record.cut else b""
             journal.append(record, entry)
+        if timers and upto is None:
+            journal.remember(record, timers[-1])
         if finished:
             journal.finish(record)
     return record
@@ -86,10 +89,33 @@ def test_audit_catches_a_key_chosen_after_the_cut(tmp_path) -> None:
 
 def test_audit_unfinished_game_keeps_its_key_and_seed(tmp_path) -> None:
     """A game still in play is refused and neither its key nor its seed is printed."""
-    record = _journal_game(tmp_path, finished=False)
+    record = _journal_game(tmp_path, finished=False, upto=40)
     status, report = _audit(tmp_path, game_id=1)
     assert status == 1 and "still in play" in report
     assert record.seed.hex()[:16] not in report and record.key.hex()[:16] not in report
+
+
+@pytest.mark.parametrize("key", [game.key for game in registry.all_games()])
+def test_audit_gives_the_outcome_the_table_saw(tmp_path, key: str) -> None:
+    """Every game's audit ends on the outcome the players saw: Staying Alive's seed 7 is
+    lost to the hourglass after its last action, and is not "ended before its end"."""
+    _journal_game(tmp_path, key)
+    status, report = _audit(tmp_path)
+    play = RandomGame(registry.get(key), 7)
+    for _ in play.steps():
+        pass
+    assert status == 0 and f"  outcome: {play.state.result()}" in report, report
+
+
+def test_audit_a_game_over_on_the_screens_is_not_still_in_play(tmp_path) -> None:
+    """The journal archives a game when a seat leaves its game-over screen; while that
+    screen shows the key, the audit checks the game (the default one, too)."""
+    _journal_game(tmp_path, "mind-invaders")
+    record = _journal_game(tmp_path, "staying-alive", finished=False)
+    for game_id in (2, None):
+        status, report = _audit(tmp_path, commitment(record.key), game_id)
+        assert status == 0 and "still in play" not in report, report
+        assert "Staying Alive" in report and "outcome: the game was ended" not in report
 
 
 def test_audit_tampered_action_names_its_number(tmp_path) -> None:
