@@ -72,6 +72,7 @@ class PlaySettings:
 
 
 def play(settings: PlaySettings) -> int:
+    _check_players(settings)
     events: Events = queue.SimpleQueue()
     deck_lists = _deck_lists(settings)
     config = _load_config(settings.table) if settings.table is not None else None
@@ -89,6 +90,17 @@ def play(settings: PlaySettings) -> int:
             speaker.close()
         os.close(lock)
     return 0
+
+
+def _check_players(settings: PlaySettings) -> None:
+    """``--players`` outside the chosen game's range is refused before the table opens, in
+    the game's own numbers: not accepted only for Start to refuse it at the table."""
+    if settings.game is None or settings.players is None:
+        return
+    game = registry.get(settings.game)
+    if not game.min_players <= settings.players <= game.max_players:
+        raise ValueError(f"--players {settings.players}: {game.name} is for "
+                         f"{game.min_players}-{game.max_players} players")
 
 
 def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:

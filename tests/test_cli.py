@@ -47,6 +47,17 @@ def test_cli_numbers_out_of_range_are_refused_in_one_line(args, said, capsys):
     assert exit_.value.code == 2 and said in capsys.readouterr().err
 
 
+def test_cli_players_outside_the_games_range_are_refused_at_once(capsys, tmp_path):
+    """They Live is for 3 to 6: ``--players 2`` is refused before the table opens, in the
+    game's numbers (it was accepted, and Start refused it at the table)."""
+    state = tmp_path / "state"
+    code = main(["play", "they-live", "--players", "2", "--volume", "0",
+                 "--state-dir", str(state)])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == "companion: --players 2: They Live is for 3-6 players"
+    assert not state.exists()  # refused before anything was opened
+
+
 def test_cli_pod_firmware_writes_a_pods_flash(capsys, tmp_path):
     """`companion pod-firmware DIR` lays out a pod's flash as firmware/README.md does (and as
     the pod tests run it): the firmware's modules, and podproto/, the protocol package the
