@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import array
+import os
 import shutil
 import subprocess
+import sys
 import wave
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -285,3 +287,27 @@ def test_real_espeak_prompt_plays(tmp_path):
     wav = next((tmp_path / "real").glob("*.wav"))
     with wave.open(str(wav)) as file:
         assert file.getnframes() / file.getframerate() > 0.5
+
+
+NO_CARD = """
+import sys
+from pathlib import Path
+from hardware.drivers.voice import MixerSpeaker, PromptCache
+from hardware.exc import AudioUnavailable
+try:
+    MixerSpeaker(PromptCache(Path(sys.argv[1])))
+except AudioUnavailable as error:
+    print(f"no audio device ({error})")
+"""
+
+
+def test_no_sound_card_leaves_no_alsa_lines_on_the_terminal(tmp_path):
+    """SDL looking through ALSA for a device that is not there made alsa-lib print its own
+    lines to stderr, over the simulated table and left behind when it quit: a real process,
+    sent to a device no machine has, says only that there is no audio device."""
+    env = {**os.environ, "SDL_AUDIODRIVER": "alsa", "AUDIODEV": "no-such-card",
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    done = subprocess.run([sys.executable, "-c", NO_CARD, str(tmp_path)], env=env,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("no audio device (ALSA"), done
+    assert "ALSA lib" not in done.stderr and done.stderr == "", done.stderr

@@ -39,6 +39,7 @@ from .. import tunes
 from ..base import Speaker
 from ..closing import Closing
 from ..exc import AudioUnavailable
+from .alsa_quiet import quiet_alsa
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +218,7 @@ class MixerSpeaker(Speaker, Closing):
     # ------------------------------------------------------------ the speaker thread
 
     def _run(self) -> None:
+        quiet_alsa()  # its messages would scribble over the table and stay after it quits
         try:
             pygame.mixer.init(frequency=RATE, size=-16, channels=1)
             self._voice, self._mask = pygame.mixer.Channel(0), pygame.mixer.Channel(1)
