@@ -236,7 +236,7 @@ class SeatUI:
         changed = False
         if self.highlight_until is not None and now >= self.highlight_until:
             if self.highlighted is not None:  # the seat had moved it: say it moved back
-                self.tell(BACK_TO_FIRST, now)
+                self._queue(Notice(deque(notice_screens(BACK_TO_FIRST)), now))  # not a result
             self.reset_highlight()
             changed = True
         if self.peek_until is not None and now >= self.peek_until:
