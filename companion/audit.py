@@ -338,8 +338,4 @@ def run_audit(state_dir: str | None, game_id: int | None, noted: str | None,
 
 
 def _known(key: str) -> bool:
-    try:
-        registry.get(key)
-    except EngineError:
-        return False
-    return True
+    return any(game.key == key for game in registry.all_games())

@@ -33,12 +33,18 @@ _EDGE = struct.Struct(">BIBBI")  # kind, press number, button, pressed, phone ms
 
 @dataclass(frozen=True)
 class Hello:
+    """A phone's first word on its socket: which device it is (one device holds a seat) and
+    its own clock, which the seat's presses are stamped on."""
+
     device: bytes
     ms: int
 
 
 @dataclass(frozen=True)
 class Edge:
+    """A button's edge on a phone, numbered so that one resent after a reconnect is kept
+    once."""
+
     number: int
     button: ButtonName
     pressed: bool
