@@ -1,4 +1,4 @@
-"""The bench runs at the service's priority: the ``Nice=`` of systemd/companion.service.
+"""The bench runs at the service's priority: the ``Nice=`` of systemd/table-companion.service.
 
 systemd starts the companion at that niceness, so the latency figures (a press, an expiry)
 are measured with the scheduler treating the bench as it treats the service. Threads and
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-UNIT = Path(__file__).resolve().parent.parent / "systemd" / "companion.service"
+UNIT = Path(__file__).resolve().parent.parent / "systemd" / "table-companion.service"
 
 
 def service_nice(unit: Path = UNIT) -> int:

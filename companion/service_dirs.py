@@ -1,6 +1,6 @@
 """Where the companion service may keep its games, so check-config can refuse a place it can't.
 
-companion.service runs with ``ProtectSystem=strict`` and ``ProtectHome=yes``: for it the whole
+table-companion.service runs with ``ProtectSystem=strict`` and ``ProtectHome=yes``: for it the whole
 file system is read-only but its ``StateDirectory=`` (/var/lib/table-companion), and /home,
 /root and /run/user do not exist. A ``[table] state_dir`` anywhere else would stop the service
 at every start, so ``companion check-config`` refuses it, saying why, unless an administrator
@@ -15,7 +15,7 @@ import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-SERVICE = "companion.service"
+SERVICE = "table-companion.service"
 HIDDEN = (Path("/home"), Path("/root"), Path("/run/user"))  # ProtectHome=yes
 PROPERTIES = ("LoadState", "StateDirectory", "ReadWritePaths")
 
@@ -59,5 +59,5 @@ def state_dir_refusal(state_dir: Path, writable: Sequence[Path]) -> str | None:
     return (f"state_dir {state_dir} is read-only for the companion service (ProtectSystem="
             f"strict; it may write {', '.join(map(str, writable))}): remove state_dir to keep "
             "the games in /var/lib/table-companion, or allow the directory explicitly: "
-            f"sudo systemctl edit companion, [Service] ReadWritePaths={state_dir} "
+            f"sudo systemctl edit table-companion, [Service] ReadWritePaths={state_dir} "
             "(systemd/README.md, \"Games kept elsewhere\")")

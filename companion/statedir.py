@@ -101,7 +101,7 @@ def hold_state_dir(path: Path) -> int:
     except BlockingIOError:
         os.close(fd)
         raise StateDirBusy(f"another companion (pid {_holder(path)}) is already using {path}; "
-                           "stop it first (sudo systemctl stop companion)") from None
+                           "stop it first (sudo systemctl stop table-companion)") from None
     _note_pid(path / LOCK_NAME)
     return fd
 

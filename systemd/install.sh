@@ -18,19 +18,29 @@ set -eu
 ROOT="${COMPANION_ROOT:-}"
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 PYTHON="${PYTHON:-python3}"
-SERVICE=companion.service
-ACCOUNT=companion
+# One name for the service, its user, unit, state and config directories. "companion" alone
+# is another program's too (Bitfocus Companion Pi's user and unit): an earlier install of ours
+# under that name is moved to this one, and a companion user or unit that is not ours is never
+# touched (ours: the unit runs our venv; the user's home is our state directory).
+SERVICE=table-companion.service
+ACCOUNT=table-companion
+ACCOUNT_COMMENT="table-companion service"
+OLD_SERVICE=companion.service
+OLD_ACCOUNT=companion
 # Buttons, buzzer and motors; the OLEDs; pods on USB serial; the speaker; and the public
 # screen on HDMI (/dev/fb* and /dev/dri/card*: video; /dev/dri/renderD*: render). The same
-# groups as companion.service's SupplementaryGroups=.
+# groups as table-companion.service's SupplementaryGroups=.
 DEVICE_GROUPS="gpio i2c dialout audio video render"
 PREFIX="$ROOT/opt/table-companion"
 VENV="$PREFIX/venv"
 ETC="$ROOT/etc/table-companion"
 UNIT="$ROOT/etc/systemd/system/$SERVICE"
 DROP_IN="$ROOT/etc/systemd/system/$SERVICE.d/public-screen.conf"
+OLD_UNIT="$ROOT/etc/systemd/system/$OLD_SERVICE"
+OLD_DROP_INS="$ROOT/etc/systemd/system/$OLD_SERVICE.d"
 UDEV_RULE="$ROOT/etc/udev/rules.d/99-table-companion-pods.rules"
-STATE="$ROOT/var/lib/table-companion"
+HOME_DIR=/var/lib/table-companion
+STATE="$ROOT$HOME_DIR"
 # In /run, which every boot empties: config.txt was changed and the Pi not rebooted since.
 REBOOT_PENDING="$ROOT/run/table-companion.reboot-needed"
 TABLE=kitchen
@@ -129,10 +139,59 @@ ensure_groups() {
     done
 }
 
+ours_unit() {  # ours_unit FILE: a unit install.sh wrote (it runs our venv's companion)
+    grep -q '^ExecStart=/opt/table-companion/venv/bin/companion ' "$1" 2>/dev/null
+}
+
+ours_user() {  # ours_user NAME: the user exists and its home is our state directory
+    [ "$(getent passwd "$1" | cut -d: -f6)" = "$HOME_DIR" ]
+}
+
+stop_unit() {  # stop_unit NAME: stopped and disabled, if it was running or enabled
+    if systemctl is-active --quiet "$1"; then
+        systemctl stop "$1"
+    fi
+    if systemctl is-enabled --quiet "$1"; then
+        systemctl disable "$1"
+    fi
+}
+
+migrate_old_name() {
+    # An install of ours under the old name: its unit goes (its public screen carries over),
+    # its user is renamed, keeping its id, so the games, the table's memory and table.toml
+    # stay where they are and stay its own.
+    if [ -e "$OLD_UNIT" ] && ! ours_unit "$OLD_UNIT"; then
+        say "left alone: $OLD_UNIT, another program's (not ours)"
+    elif [ -e "$OLD_UNIT" ]; then
+        if [ -e "$OLD_DROP_INS/public-screen.conf" ] && [ -z "$PUBLIC_SCREEN" ]; then
+            PUBLIC_SCREEN=on
+        fi
+        stop_unit "$OLD_SERVICE"
+        rm -rf "$OLD_UNIT" "$OLD_DROP_INS"
+        systemctl daemon-reload
+        say "moved $OLD_SERVICE to $SERVICE; the games, the table's memory and table.toml stay"
+    fi
+    if ! ours_user "$OLD_ACCOUNT"; then
+        return
+    fi
+    if getent passwd "$ACCOUNT" >/dev/null; then
+        userdel "$OLD_ACCOUNT"
+        say "removed our old user $OLD_ACCOUNT ($ACCOUNT exists)"
+    else
+        usermod -l "$ACCOUNT" -c "$ACCOUNT_COMMENT" "$OLD_ACCOUNT"
+        groupmod -n "$ACCOUNT" "$OLD_ACCOUNT"
+        say "renamed our user $OLD_ACCOUNT to $ACCOUNT (the same id: its files stay its own)"
+    fi
+}
+
 ensure_account() {
+    if getent passwd "$ACCOUNT" >/dev/null && ! ours_user "$ACCOUNT"; then
+        fail "a user $ACCOUNT exists whose home is not $HOME_DIR: not ours; remove it first"
+    fi
     if ! getent passwd "$ACCOUNT" >/dev/null; then
-        useradd --system --user-group --home-dir /var/lib/table-companion --no-create-home \
-            --shell /usr/sbin/nologin --groups "$(echo $DEVICE_GROUPS | tr ' ' ,)" "$ACCOUNT"
+        useradd --system --user-group --home-dir "$HOME_DIR" --no-create-home \
+            --comment "$ACCOUNT_COMMENT" --shell /usr/sbin/nologin \
+            --groups "$(echo $DEVICE_GROUPS | tr ' ' ,)" "$ACCOUNT"
         say "created user $ACCOUNT"
         return
     fi
@@ -256,7 +315,7 @@ public_screen_unit() {
 ensure_unit() {
     before="$CHANGED"
     CHANGED=0
-    install_file "$SRC/systemd/companion.service" "$UNIT"
+    install_file "$SRC/systemd/$SERVICE" "$UNIT"
     install_file "$SRC/systemd/README.md" "$PREFIX/README.systemd.md"
     if [ "$PUBLIC_SCREEN" = on ]; then
         public_screen_unit > "$PREFIX/public-screen.conf"
@@ -308,6 +367,7 @@ venv_only() {
 }
 
 install_all() {
+    migrate_old_name
     ensure_groups
     ensure_account
     ensure_os_packages
@@ -319,7 +379,7 @@ install_all() {
     ensure_unit
     ensure_running
     report_pins
-    say "done: systemctl status $SERVICE; saved games in /var/lib/table-companion"
+    say "done: systemctl status $SERVICE; saved games in $HOME_DIR"
 }
 
 saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or not
@@ -344,20 +404,22 @@ saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or n
 }
 
 uninstall_all() {
-    if systemctl is-active --quiet "$SERVICE"; then
-        systemctl stop "$SERVICE"
-    fi
-    if systemctl is-enabled --quiet "$SERVICE"; then
-        systemctl disable "$SERVICE"
-    fi
+    stop_unit "$SERVICE"
     if [ -e "$UNIT" ] || [ -e "$DROP_IN" ]; then
         rm -rf "$UNIT" "$(dirname "$DROP_IN")"
         systemctl daemon-reload
     fi
-    rm -rf "$PREFIX" "$ETC" "$UDEV_RULE"
-    if getent passwd "$ACCOUNT" >/dev/null; then
-        userdel "$ACCOUNT"
+    if ours_unit "$OLD_UNIT"; then  # an install under the old name, never moved
+        stop_unit "$OLD_SERVICE"
+        rm -rf "$OLD_UNIT" "$OLD_DROP_INS"
+        systemctl daemon-reload
     fi
+    rm -rf "$PREFIX" "$ETC" "$UDEV_RULE"
+    for account in "$ACCOUNT" "$OLD_ACCOUNT"; do
+        if ours_user "$account"; then
+            userdel "$account"
+        fi
+    done
     say "removed the service, $PREFIX, $ETC, the pods' udev rule and the user $ACCOUNT"
     saved_games "$@"
     say "left on: I2C (its dtparam and dtoverlay lines in config.txt, i2c-dev in /etc/modules)" \

@@ -91,7 +91,7 @@ def test_bench_measures_at_the_niceness_systemd_gives_the_service(tmp_path):
     Nice= (where the bench may lower its niceness), else it says it could not."""
     from bench import priority
 
-    unit = tmp_path / "companion.service"
+    unit = tmp_path / "table-companion.service"
     unit.write_text("[Service]\nExecStart=/bin/true\nNice=-7\n")
     assert priority.service_nice(unit) == -7
     assert priority.service_nice(priority.UNIT) < 0

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-STUBS = ("getent", "groupadd", "useradd", "usermod", "userdel", "id", "systemctl", "chgrp",
+STUBS = ("getent", "groupadd", "groupmod", "useradd", "usermod", "userdel", "id", "systemctl",
+         "chgrp",
          "chown", "python3", "python", "pip", "dpkg-query", "apt-cache", "apt-get")
 STUB = f"""#!{sys.executable} -S
 import os, pathlib, sys
@@ -32,16 +33,30 @@ def has(flag):
 def put(flag, on=True):
     (state / flag).touch() if on else (state / flag).unlink(missing_ok=True)
 verb = [a for a in args if not a.startswith("--")]
+def option(flag):
+    return args[args.index(flag) + 1]
 if name == "getent":
-    sys.exit(0 if has(args[0] + "-" + args[1]) else 2)
+    if not has(args[0] + "-" + args[1]):
+        sys.exit(2)
+    print((state / (args[0] + "-" + args[1])).read_text(), end="")
 elif name == "groupadd":
     put("group-" + args[-1])
+elif name == "groupmod":
+    (state / ("group-" + args[-1])).rename(state / ("group-" + option("-n")))
 elif name == "useradd":
-    put("passwd-" + args[-1]); put("group-" + args[-1])
-    for group in args[args.index("--groups") + 1].split(","):
+    (state / ("passwd-" + args[-1])).write_text(
+        f"{{args[-1]}}:x:999:999:{{option('--comment')}}:{{option('--home-dir')}}:"
+        "/usr/sbin/nologin\\n")
+    put("group-" + args[-1])
+    for group in option("--groups").split(","):
         put("member-" + group)
+elif name == "usermod" and "-l" in args:
+    fields = (state / ("passwd-" + args[-1])).read_text().split(":")
+    fields[0], fields[4] = option("-l"), option("-c")
+    (state / ("passwd-" + option("-l"))).write_text(":".join(fields))
+    put("passwd-" + args[-1], False)
 elif name == "usermod":
-    put("member-" + args[args.index("-G") + 1])
+    put("member-" + option("-G"))
 elif name == "userdel":
     put("passwd-" + args[-1], False)
 elif name == "id":
@@ -49,12 +64,13 @@ elif name == "id":
 elif name == "systemctl":
     flags = {{"is-enabled": "enabled", "is-active": "active"}}
     if verb[0] in flags:
-        sys.exit(0 if has(flags[verb[0]]) else 1)
+        sys.exit(0 if has(flags[verb[0]] + "-" + verb[1]) else 1)
     changes = {{"enable": ("enabled", True), "disable": ("enabled", False),
                "start": ("active", True), "restart": ("active", True),
                "stop": ("active", False)}}
     if verb[0] in changes:
-        put(*changes[verb[0]])
+        flag, on = changes[verb[0]]
+        put(flag + "-" + verb[1], on)
 elif name == "dpkg-query":
     if not has("deb-" + args[-1]):
         sys.exit(1)
@@ -79,6 +95,7 @@ elif name in ("python3", "python") and args[:1] == ["-c"]:
         print("Python 3.13 on aarch64")
 """
 GROUPS_ON_PI_OS = ("gpio", "i2c", "dialout", "audio", "video", "render")
+SERVICE = "table-companion.service"
 READ_ONLY_CALLS = {"getent", "id", "systemctl is-enabled", "systemctl is-active", "dpkg-query",
                    "apt-cache", "python3 -c", "python -c"}
 KITCHEN_BOOT = ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
@@ -89,7 +106,7 @@ KITCHEN_BOOT = ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
 def pi(tmp_path: Path):
     """A fresh Raspberry Pi OS root, a source tree, and the stand-in commands."""
     source = tmp_path / "src"
-    for name in ("install.sh", "companion.service", "README.md", "99-table-companion-pods.rules"):
+    for name in ("install.sh", SERVICE, "README.md", "99-table-companion-pods.rules"):
         (source / "systemd").mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / "systemd" / name, source / "systemd" / name)
     for name in ("pyproject.toml", "engine/api.py", "companion/app.py"):
@@ -155,6 +172,14 @@ def called(calls: list[str], prefix: str) -> bool:
     return any(call.startswith(prefix) for call in calls)
 
 
+def enabled(state: Path, unit: str = SERVICE) -> bool:
+    return (state / f"enabled-{unit}").exists()
+
+
+def active(state: Path, unit: str = SERVICE) -> bool:
+    return (state / f"active-{unit}").exists()
+
+
 def test_install_sets_up_a_fresh_pi(pi):
     """User, groups, venv, the kitchen table, I2C at 400 kHz with the mux overlay its seats
     are on, the pods' udev rule, the unit enabled; started by the reboot config.txt needs."""
@@ -163,8 +188,8 @@ def test_install_sets_up_a_fresh_pi(pi):
     assert called(calls, "useradd --system")
     assert all((state / f"member-{g}").exists() for g in GROUPS_ON_PI_OS)
     assert called(calls, f"pip install --quiet --upgrade {source}[pi]")
-    unit = root / "etc/systemd/system/companion.service"
-    assert unit.read_bytes() == (source / "systemd/companion.service").read_bytes()
+    unit = root / "etc/systemd/system" / SERVICE
+    assert unit.read_bytes() == (source / "systemd" / SERVICE).read_bytes()
     config = root / "etc/table-companion/table.toml"
     assert config.read_text() == (source / "hardware/tables/kitchen.toml").read_text()
     assert stat.S_IMODE(config.stat().st_mode) == 0o640
@@ -173,7 +198,7 @@ def test_install_sets_up_a_fresh_pi(pi):
     rule = root / "etc/udev/rules.d/99-table-companion-pods.rules"
     assert rule.read_bytes() == (source / "systemd/99-table-companion-pods.rules").read_bytes()
     assert called(calls, "systemctl daemon-reload")
-    assert (state / "enabled").exists() and not (state / "active").exists()
+    assert enabled(state) and not active(state)
     assert "REBOOT" in said(pi) and all(line in said(pi) for line in KITCHEN_BOOT)
 
 
@@ -205,7 +230,7 @@ def test_install_after_the_reboot_starts_the_service(pi):
     run(pi)
     reboot(pi)
     calls = run(pi)
-    assert called(calls, "systemctl start companion") and (state / "active").exists()
+    assert called(calls, f"systemctl start {SERVICE}") and active(state)
     assert "REBOOT" not in said(pi)
 
 
@@ -228,7 +253,108 @@ def test_install_new_version_is_installed_and_restarted(pi):
     run(pi)
     (source / "companion/app.py").write_text("# a fix\n")
     calls = run(pi)
-    assert called(calls, "pip install") and called(calls, "systemctl restart companion")
+    assert called(calls, "pip install") and called(calls, f"systemctl restart {SERVICE}")
+
+
+FOREIGN_UNIT = """[Service]
+ExecStart=/opt/companion/bin/companion
+User=companion
+"""
+
+
+def another_companion(pi) -> Path:
+    """Another program's companion (Bitfocus Companion Pi's): its user, unit and running
+    service, all named companion."""
+    root, state = pi[1], pi[3]
+    (state / "passwd-companion").write_text(
+        "companion:x:1001:1001:Companion:/home/companion:/bin/bash\n")
+    unit = root / "etc/systemd/system/companion.service"
+    unit.parent.mkdir(parents=True, exist_ok=True)
+    unit.write_text(FOREIGN_UNIT)
+    (state / "enabled-companion.service").touch()
+    (state / "active-companion.service").touch()
+    return unit
+
+
+def touches_companion(calls: list[str]) -> list[str]:
+    """The calls that changed anything named companion alone."""
+    return [call for call in calls if call.split()[-1] in ("companion", "companion.service")
+            and call.split()[0] not in READ_ONLY_CALLS
+            and " ".join(call.split()[:2]) not in READ_ONLY_CALLS]
+
+
+def test_install_and_uninstall_never_touch_another_programs_companion(pi):
+    """A Pi that runs another program's companion user and unit: the install makes its own
+    table-companion user and unit beside them, and --uninstall removes only those."""
+    _, root, _, state = pi
+    unit = another_companion(pi)
+    calls = run(pi)
+    assert (state / "passwd-table-companion").read_text().split(":")[5] == \
+        "/var/lib/table-companion"
+    calls += run(pi, "--uninstall", "--purge")
+    assert touches_companion(calls) == []
+    assert unit.read_text() == FOREIGN_UNIT
+    assert (state / "passwd-companion").exists()
+    assert enabled(state, "companion.service") and active(state, "companion.service")
+    assert not (state / "passwd-table-companion").exists()
+
+
+def old_install(pi) -> dict[Path, bytes]:
+    """An install of ours under the old name, running, with the public screen: the unit
+    companion.service and the user companion (home: our state directory); its games, the
+    table's memory and an edited table.toml. Returns those files and their bytes."""
+    source, root, _, state = pi
+    run(pi, "--public-screen")
+    system = root / "etc/systemd/system"
+    (system / SERVICE).rename(system / "companion.service")
+    (system / f"{SERVICE}.d").rename(system / "companion.service.d")
+    (state / "passwd-table-companion").rename(state / "passwd-companion")
+    (state / "passwd-companion").write_text(
+        "companion:x:998:998::/var/lib/table-companion:/usr/sbin/nologin\n")
+    (state / "group-table-companion").rename(state / "group-companion")
+    for flag in ("enabled", "active"):
+        (state / f"{flag}-companion.service").touch()
+    (state / f"enabled-{SERVICE}").unlink()
+    reboot(pi)
+    kept = {saved_games(root): b"saved games",
+            root / "var/lib/table-companion/table-memory.json": b'{"values": {}}',
+            root / "etc/table-companion/table.toml": b"# my wiring\n"}
+    for path, content in kept.items():
+        path.write_bytes(content)
+    return kept
+
+
+def test_install_moves_our_old_companion_install_to_the_new_name(pi):
+    """An install of ours named companion becomes table-companion: the old unit stopped and
+    gone, the user renamed (its id, so its files, kept), the public screen carried over, and
+    the games, the table's memory and table.toml untouched; the new service runs."""
+    _, root, _, state = pi
+    kept = old_install(pi)
+    calls = run(pi)
+    system = root / "etc/systemd/system"
+    assert "systemctl stop companion.service" in calls
+    assert not (system / "companion.service").exists()
+    assert not (system / "companion.service.d").exists()
+    assert not enabled(state, "companion.service") and not active(state, "companion.service")
+    assert "usermod -l table-companion -c table-companion service companion" in calls
+    assert (state / "group-table-companion").exists() and not (state / "passwd-companion").exists()
+    assert (system / f"{SERVICE}.d/public-screen.conf").exists()
+    assert enabled(state) and active(state)
+    assert {path: path.read_bytes() for path in kept} == kept
+    assert "moved companion.service to table-companion.service" in said(pi)
+
+
+def test_uninstall_removes_our_old_companion_install(pi):
+    """--uninstall of an install never moved to the new name removes the old unit and user,
+    which are ours, and keeps the games as ever."""
+    _, root, _, state = pi
+    kept = old_install(pi)
+    calls = run(pi, "--uninstall")
+    assert "systemctl stop companion.service" in calls and "userdel companion" in calls
+    assert not (root / "etc/systemd/system/companion.service").exists()
+    assert not (state / "passwd-companion").exists()
+    games = root / "var/lib/table-companion/journal.sqlite3"
+    assert games.read_bytes() == kept[games]
 
 
 def saved_games(root: Path) -> Path:
@@ -249,9 +375,9 @@ def test_install_uninstall_keeps_the_saved_games(pi):
     games = saved_games(root)
     calls = run(pi, "--uninstall")
     report = said(pi)
-    assert called(calls, "systemctl stop companion") and called(calls, "userdel companion")
-    assert not (root / "etc/systemd/system/companion.service").exists()
-    assert not (root / "etc/systemd/system/companion.service.d").exists()
+    assert called(calls, f"systemctl stop {SERVICE}") and "userdel table-companion" in calls
+    assert not (root / "etc/systemd/system" / SERVICE).exists()
+    assert not (root / "etc/systemd/system" / f"{SERVICE}.d").exists()
     assert not (root / "etc/udev/rules.d/99-table-companion-pods.rules").exists()
     assert not (root / "opt/table-companion").exists()
     assert not (root / "etc/table-companion").exists()
@@ -260,7 +386,7 @@ def test_install_uninstall_keeps_the_saved_games(pi):
     assert f"kept the saved games in {games.parent}, now owned by root" in report
     assert f"sudo rm -rf {games.parent}" in report
     assert "left on: I2C" in report
-    assert not (state / "enabled").exists() and not (state / "passwd-companion").exists()
+    assert not enabled(state) and not (state / "passwd-table-companion").exists()
 
 
 def test_install_uninstall_purge_removes_the_saved_games(pi):

@@ -1,4 +1,4 @@
-"""systemd/companion.service says what the issue asks for, and systemd accepts it."""
+"""systemd/table-companion.service says what the issue asks for, and systemd accepts it."""
 
 import re
 import shutil
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-UNIT = REPO / "systemd" / "companion.service"
+UNIT = REPO / "systemd" / "table-companion.service"
 README = REPO / "systemd" / "README.md"
 
 
@@ -43,7 +43,7 @@ def every(key: str) -> list[str]:
 
 def runnable_copy(tmp_path: Path) -> Path:
     """The unit with the venv's program swapped for one that exists here, for systemd-analyze."""
-    unit = tmp_path / "companion.service"
+    unit = tmp_path / "table-companion.service"
     unit.write_text(UNIT.read_text().replace("/opt/table-companion/venv/bin/companion",
                                              shutil.which("true") or "/bin/true"))
     return unit
@@ -88,7 +88,7 @@ def test_service_unit_start_limit_cannot_lock_the_table_out():
 def test_service_unit_runs_unprivileged_with_device_groups():
     """An unprivileged user with exactly the device groups the table needs."""
     service = settings()["Service"]
-    assert service["User"] == "companion"
+    assert (service["User"], service["Group"]) == ("table-companion", "table-companion")
     assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "dialout", "audio",
                                                             "video", "render"}
     assert service["NoNewPrivileges"] == "yes"
@@ -140,7 +140,8 @@ def test_service_unit_has_no_network():
 def test_service_unit_security_exposure_is_at_most_2(tmp_path):
     """systemd's own review of the sandbox: an exposure of 2.0 or less ("OK" or better)."""
     done = analyze("security", "--offline=yes", str(runnable_copy(tmp_path)))
-    match = re.search(r"Overall exposure level for companion\.service: (\d+\.\d)", done.stdout)
+    match = re.search(r"Overall exposure level for table-companion\.service: (\d+\.\d)",
+                      done.stdout)
     assert match, done.stdout + done.stderr
     assert float(match[1]) <= 2.0, done.stdout
 
@@ -158,7 +159,7 @@ def test_service_unit_passes_systemd_analyze_verify(tmp_path):
     """systemd itself accepts the unit (the venv path is swapped for a program that exists)."""
     done = analyze("verify", str(runnable_copy(tmp_path)))
     assert done.returncode == 0, done.stderr
-    assert "companion.service" not in done.stderr, done.stderr
+    assert "table-companion.service" not in done.stderr, done.stderr
 
 
 def test_the_table_runs_before_other_work_but_never_realtime() -> None:
