@@ -16,6 +16,16 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Off the MicroPython port's platforms the pod firmware tests skip: say so at the end of
+    every run, not only under -rs, so a green run on a Pi is not mistaken for a full one."""
+    from tests.pod_sim.harness import micropython_missing
+
+    missing = micropython_missing()
+    if missing:
+        terminalreporter.write_line(f"SKIPPED the pod firmware tests: {missing}", yellow=True)
+
+
 @pytest.fixture
 def mock_factory() -> Iterator[MockFactory]:
     """A MockFactory with PWM-capable pins as the default pin factory, reset afterwards."""

