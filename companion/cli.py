@@ -63,13 +63,15 @@ def parser() -> argparse.ArgumentParser:
     script.add_argument("file", help="the script (grammar: docs/table-scripts.md)")
 
     check = commands.add_parser("check-config", help="validate a table.toml")
-    check.add_argument("file")
+    check.add_argument("file", nargs="?",
+                       help="default: the installed service's (/etc/table-companion/table.toml)")
 
     audit = commands.add_parser("audit", help="check a finished game's deal: its revealed key, "
                                               "the players' cut, the seed and every deal")
     audit.add_argument("game_id", nargs="?", type=_whole(1, 10**9), metavar="GAME-ID",
                        help="the game's number in the journal (default: the last finished)")
-    audit.add_argument("--state-dir", metavar="DIR", help="where the journal is kept")
+    audit.add_argument("--state-dir", metavar="DIR",
+                       help="where the journal is kept (default: the installed service's)")
     audit.add_argument("--commitment", metavar="HASH",
                        help="the commitment shown before the cut, as the table noted it")
     audit.add_argument("--digest", metavar="HEX",
@@ -126,8 +128,9 @@ def _dispatch(options: argparse.Namespace) -> int:
         return run_script_file(options.file)
     if options.command == "check-config":
         from .config_cli import check_config
+        from .installed import config_to_check
 
-        return check_config(options.file)
+        return check_config(config_to_check(options.file))
     if options.command == "games":
         for game in registry.all_games():
             print(f"{game.key:22} {game.name} ({game.min_players}-{game.max_players} players)")
@@ -142,9 +145,10 @@ def _dispatch(options: argparse.Namespace) -> int:
         return pod_firmware(options.folder)
     if options.command == "audit":
         from .audit import run_audit
+        from .installed import games_to_audit
 
-        return run_audit(options.state_dir, options.game_id, options.commitment,
-                         digest=options.digest)
+        return run_audit(games_to_audit(options.state_dir), options.game_id,
+                         options.commitment, digest=options.digest)
     if options.command == "voices":
         from .voices import make_voices
 

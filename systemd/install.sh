@@ -39,6 +39,11 @@ DROP_IN="$ROOT/etc/systemd/system/$SERVICE.d/public-screen.conf"
 OLD_UNIT="$ROOT/etc/systemd/system/$OLD_SERVICE"
 OLD_DROP_INS="$ROOT/etc/systemd/system/$OLD_SERVICE.d"
 UDEV_RULE="$ROOT/etc/udev/rules.d/99-table-companion-pods.rules"
+# companion on PATH, and where its check-config and audit find the service's table and games
+# with no paths given (companion/installed.py reads it, beside the venv).
+ENTRY=/opt/table-companion/venv/bin/companion
+LINK="$ROOT/usr/local/bin/companion"
+SERVICE_SETTINGS="$PREFIX/service.toml"
 HOME_DIR=/var/lib/table-companion
 STATE="$ROOT$HOME_DIR"
 # In /run, which every boot empties: config.txt was changed and the Pi not rebooted since.
@@ -360,6 +365,29 @@ ensure_voices() {  # the spoken prompts are made once, at install time (companio
     fi
 }
 
+service_settings() {
+    printf '# Written by install.sh: the service'"'"'s table.toml and games, for companion\n'
+    printf '# check-config and companion audit with no paths given.\n'
+    printf 'config = "/etc/table-companion/table.toml"\nstate_dir = "%s"\n' "$HOME_DIR"
+}
+
+ensure_command() {
+    if ! service_settings | cmp -s - "$SERVICE_SETTINGS"; then
+        service_settings > "$SERVICE_SETTINGS"
+        chmod 0644 "$SERVICE_SETTINGS"
+    fi
+    if [ -L "$LINK" ] && [ "$(readlink "$LINK")" = "$ENTRY" ]; then
+        return
+    fi
+    if [ -e "$LINK" ] || [ -L "$LINK" ]; then
+        say "left alone: $LINK, another program's; this companion is $ENTRY"
+        return
+    fi
+    install -d "$(dirname "$LINK")"
+    ln -s "$ENTRY" "$LINK"
+    say "companion is on PATH: $LINK"
+}
+
 venv_only() {
     ensure_os_packages
     ensure_venv
@@ -372,6 +400,7 @@ install_all() {
     ensure_account
     ensure_os_packages
     ensure_venv
+    ensure_command
     ensure_voices
     ensure_config
     ensure_i2c
@@ -379,7 +408,8 @@ install_all() {
     ensure_unit
     ensure_running
     report_pins
-    say "done: systemctl status $SERVICE; saved games in $HOME_DIR"
+    say "done: systemctl status $SERVICE; saved games in $HOME_DIR; check your table.toml"
+    say "  with: sudo companion check-config"
 }
 
 saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or not
@@ -415,6 +445,10 @@ uninstall_all() {
         systemctl daemon-reload
     fi
     rm -rf "$PREFIX" "$ETC" "$UDEV_RULE"
+    if [ "$(readlink "$LINK" 2>/dev/null)" = "$ENTRY" ]; then
+        rm -f "$LINK"
+        say "removed the command $LINK"
+    fi
     for account in "$ACCOUNT" "$OLD_ACCOUNT"; do
         if ours_user "$account"; then
             userdel "$account"
