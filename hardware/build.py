@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
 
+from gpiozero.exc import PinFactoryFallback
 from gpiozero.pins import Factory
 from serial.tools.list_ports import comports
 
@@ -47,20 +49,25 @@ def build_table(
     finder = PodFinder(pods, list_ports=pod_ports)
     table = TableHardware(seats={})
     try:
-        for seat in config.seats:
-            if seat.wired:
-                table.seats[seat.number] = _build_seat(seat, sink, buses, pin_factory, clock)
-            elif seat.pod is not None:
-                table.seats[seat.number] = _build_pod_seat(seat.number, finder, sink, clock)
-        if config.phones is not None:
-            table.seats.update(phone_seats(
-                [seat.number for seat in config.seats if seat.phone], sink,
-                port=config.phones.port, listen=config.phones.listen, clock=clock))
-            table.seats = dict(sorted(table.seats.items()))
-        if config.buzzer is not None:
-            table.buzzer = GpioBuzzer(
-                config.buzzer.pin, tonal=config.buzzer.tonal, pin_factory=pin_factory
-            )
+        with warnings.catch_warnings():
+            # gpiozero picks its pin library at the first device made here, warning
+            # PinFactoryFallback for each one it passes over: off a Pi, four warnings before
+            # the one line companion play says (BadPinFactory: no GPIO, and what to do).
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            for seat in config.seats:
+                if seat.wired:
+                    table.seats[seat.number] = _build_seat(seat, sink, buses, pin_factory, clock)
+                elif seat.pod is not None:
+                    table.seats[seat.number] = _build_pod_seat(seat.number, finder, sink, clock)
+            if config.phones is not None:
+                table.seats.update(phone_seats(
+                    [seat.number for seat in config.seats if seat.phone], sink,
+                    port=config.phones.port, listen=config.phones.listen, clock=clock))
+                table.seats = dict(sorted(table.seats.items()))
+            if config.buzzer is not None:
+                table.buzzer = GpioBuzzer(
+                    config.buzzer.pin, tonal=config.buzzer.tonal, pin_factory=pin_factory
+                )
     except BaseException:
         table.close()
         raise

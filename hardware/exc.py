@@ -22,6 +22,11 @@ class WindowError(HardwareError, RuntimeError):
     """No window could be opened (no display, no video driver)."""
 
 
+class NoKeyboard(HardwareError, RuntimeError):
+    """The simulated table's keys cannot come from its input (/dev/null, a file: a start
+    without a terminal, as under systemd or cron)."""
+
+
 class AudioUnavailable(HardwareError, RuntimeError):
     """No audio device could be opened: narration stays on the screens."""
 

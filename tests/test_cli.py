@@ -1,5 +1,8 @@
 """The command line: one clear line for every mistake a person can make at it."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,34 @@ def test_cli_real_table_without_gpio_says_what_to_do(capsys, tmp_path):
     assert code == 2
     assert err.startswith("companion: no GPIO on this machine")
     assert "sudo apt install python3-lgpio" in err and "leave out --table" in err
+
+
+def companion(*args: str) -> subprocess.CompletedProcess[str]:
+    """The real command in its own process, started without a terminal (as by systemd)."""
+    env = {key: value for key, value in os.environ.items() if key != "GPIOZERO_PIN_FACTORY"}
+    return subprocess.run([sys.executable, "-m", "companion", *args], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_cli_real_table_without_gpio_says_only_our_line(tmp_path):
+    """Off a Pi the error is the one line: no library's warnings come before it."""
+    done = companion("play", "--table", "hardware/tables/kitchen.toml", "--volume", "0",
+                     "--state-dir", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("companion: no GPIO on this machine")
+
+
+def test_cli_play_without_a_terminal_says_what_to_do_instead(tmp_path):
+    """`companion play` with stdin at /dev/null (a service, cron, nohup): what to run
+    instead, not "[Errno 1] Operation not permitted", and the terminal is not taken over."""
+    done = companion("play", "--volume", "0", "--state-dir", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        "companion: the simulated table reads its keys from a terminal, and this input is "
+        "none (/dev/null or a file): run companion play in a terminal (ssh -t for one over "
+        "SSH), or play a script without one: companion script FILE")
+    assert "\x1b[?1049h" not in done.stdout
 
 
 def test_cli_unknown_game_lists_the_games(capsys):

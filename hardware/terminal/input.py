@@ -8,11 +8,27 @@ from __future__ import annotations
 
 import os
 import selectors
+import stat
 import termios
 import threading
 from collections.abc import Callable
 
+from ..exc import NoKeyboard
+
 READ_SIZE = 1024
+
+
+NO_KEYBOARD = ("the simulated table reads its keys from a terminal, and this input is none "
+               "(/dev/null or a file): run companion play in a terminal (ssh -t for one "
+               "over SSH), or play a script without one: companion script FILE")
+
+
+def check_keys_can_arrive(fd: int) -> None:
+    """Raise :class:`NoKeyboard` unless ``fd`` is a terminal, a pipe or a socket: a file or
+    /dev/null cannot be waited on (epoll refuses it with a bare EPERM) and no key comes."""
+    mode = os.fstat(fd).st_mode
+    if not (os.isatty(fd) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        raise NoKeyboard(NO_KEYBOARD)
 
 
 class KeyboardMode:

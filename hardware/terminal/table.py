@@ -37,7 +37,7 @@ from ..closing import Closing
 from ..tunes import felt_seconds, heard
 from .braille import braille_rows
 from .compose import Scene, SeatPanel, compose, grid_size
-from .input import KeyboardMode, KeyReader
+from .input import KeyboardMode, KeyReader, check_keys_can_arrive
 from .keys import ACT_DIGITS, KeyDecoder, ViewKey
 
 FALLBACK_SIZE = (80, 24)
@@ -91,6 +91,7 @@ class TerminalTable(Closing):
 
     def _open(self, fd: int) -> contextlib.ExitStack:
         """Take over the terminal; if any step fails, undo the steps already taken."""
+        check_keys_can_arrive(fd)  # before the screen is taken over
         with contextlib.ExitStack() as stack:
             stack.enter_context(KeyboardMode(fd))
             self._write(ENTER_SCREEN)
