@@ -15,6 +15,8 @@ import sys
 from engine import registry
 from podproto import VERSION
 
+from .journal_log import journal_lines, log_handler, to_journal
+
 MAX_SEATS = 8  # the simulated table's most; a real table's seats come from table.toml
 
 
@@ -109,7 +111,7 @@ def _whole(low: int, high: int):
 def main(args: list[str] | None = None) -> int:
     options = parser().parse_args(args)
     logging.basicConfig(level=logging.DEBUG if os.environ.get("DEBUG") else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+                        handlers=[log_handler()])
     try:
         return _dispatch(options)
     except KeyboardInterrupt:
@@ -117,7 +119,9 @@ def main(args: list[str] | None = None) -> int:
     except Exception as error:  # one clear line; the traceback only when asked for
         if os.environ.get("DEBUG"):
             raise
-        print(f"companion: {error}", file=sys.stderr)
+        line = f"companion: {error}"
+        print(journal_lines(line, logging.ERROR) if to_journal(sys.stderr) else line,
+              file=sys.stderr)
         return 2
 
 
