@@ -273,6 +273,15 @@ ensure_i2c() {
         say "WARNING: $config loads the i2c-mux overlay, which owns the mux that table.toml"
         say "  drives itself (mux = {...}); remove its dtoverlay=i2c-mux line and reboot"
     fi
+    # On a Pi 3 and a Zero 2 W the I2C controller is clocked by the VPU's core clock, which
+    # idles at 250 MHz and rises to 400 MHz under load; the kernel divides for the higher one,
+    # so 400 kHz asked is 250 kHz while the Pi idles (raspberrypi/firmware issue 1281, "I2C1
+    # clock frequency is wrong"). core_freq=250 holds the core clock at its idle speed, so the
+    # bus runs at what was asked; the ARM cores still speed up. A core_freq of one's own stays.
+    if ! grep -Eq '^[[:space:]]*core_freq=' "$config"; then
+        printf '[pi3]\ncore_freq=250\n[pi02]\ncore_freq=250\n[all]\n' >> "$config"
+        BOOT_CHANGES="$BOOT_CHANGES core_freq=250 (Pi 3, Zero 2 W: a steady I2C clock)"
+    fi
     if [ -n "$BOOT_CHANGES" ]; then
         say "changed $config:$BOOT_CHANGES"
         install -d "$(dirname "$REBOOT_PENDING")"

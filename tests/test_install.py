@@ -100,6 +100,7 @@ READ_ONLY_CALLS = {"getent", "id", "systemctl is-enabled", "systemctl is-active"
                    "apt-cache", "python3 -c", "python -c"}
 KITCHEN_BOOT = ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
                 "dtoverlay=i2c-mux,pca9548,addr=0x70"]
+STEADY_I2C_CLOCK = ["[pi3]", "core_freq=250", "[pi02]", "core_freq=250", "[all]"]
 
 
 @pytest.fixture
@@ -193,13 +194,26 @@ def test_install_sets_up_a_fresh_pi(pi):
     config = root / "etc/table-companion/table.toml"
     assert config.read_text() == (source / "hardware/tables/kitchen.toml").read_text()
     assert stat.S_IMODE(config.stat().st_mode) == 0o640
-    assert boot_lines(pi) == ["[all]", "dtparam=audio=on", *KITCHEN_BOOT]
+    assert boot_lines(pi) == ["[all]", "dtparam=audio=on", *KITCHEN_BOOT, *STEADY_I2C_CLOCK]
     assert "i2c-dev" in (root / "etc/modules").read_text().splitlines()
     rule = root / "etc/udev/rules.d/99-table-companion-pods.rules"
     assert rule.read_bytes() == (source / "systemd/99-table-companion-pods.rules").read_bytes()
     assert called(calls, "systemctl daemon-reload")
     assert enabled(state) and not active(state)
     assert "REBOOT" in said(pi) and all(line in said(pi) for line in KITCHEN_BOOT)
+
+
+def test_install_keeps_the_i2c_clock_steady_on_a_pi_3_and_zero_2_w_unless_set(pi):
+    """On a Pi 3 or Zero 2 W the I2C clock follows the core clock: 400 kHz asked is 250 kHz
+    at idle unless core_freq holds it. A core_freq the owner set stays as it is."""
+    config = pi[1] / "boot/firmware/config.txt"
+    config.write_text("[all]\ncore_freq=400\ncore_freq_min=400\n")
+    run(pi)
+    assert boot_lines(pi) == ["[all]", "core_freq=400", "core_freq_min=400", *KITCHEN_BOOT]
+    config.write_text("[all]\n")
+    run(pi)
+    assert boot_lines(pi)[-len(STEADY_I2C_CLOCK):] == STEADY_I2C_CLOCK
+    assert "core_freq=250 (Pi 3, Zero 2 W: a steady I2C clock)" in said(pi)
 
 
 def test_install_creates_a_group_the_system_lacks(pi):
@@ -434,3 +448,10 @@ def test_install_refuses_a_wrong_option(pi, args):
 def test_install_script_is_valid_posix_sh():
     """The script parses as POSIX sh (dash, Raspberry Pi OS's /bin/sh)."""
     assert subprocess.run(["sh", "-n", str(REPO / "systemd/install.sh")]).returncode == 0
+
+
+def test_pi_check_names_no_package_archive():
+    """make pi-check leaves the archive to debootstrap's default: the repository names no
+    registry's address."""
+    script = (REPO / "tools/pi-check.sh").read_text()
+    assert "://" not in script

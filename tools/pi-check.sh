@@ -4,7 +4,7 @@
 #
 #     tools/pi-check.sh
 #
-# It builds once, and caches, an arm64 trixie root with debootstrap from Debian's archive
+# It builds once, and caches, an arm64 trixie root with debootstrap (its default mirror)
 # (10-20 minutes under emulation; PI_CHECK_CACHE, default /var/cache/table-companion, says
 # where), then in a fresh copy of it, under qemu's user-mode emulation:
 #   1. systemd/install.sh --venv-only: the OS packages and the venv, as on a Pi (the real path
@@ -52,7 +52,7 @@ base() {
     mkdir -p "$CACHE"
     debootstrap --arch=arm64 --variant=minbase \
         --include=python3,python3-venv,python3-pip,ca-certificates \
-        trixie "$BASE.partial" http://deb.debian.org/debian
+        trixie "$BASE.partial"  # from debootstrap's default mirror
     touch "$BASE.partial/.complete"
     mv "$BASE.partial" "$BASE"
 }
