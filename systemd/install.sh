@@ -84,6 +84,16 @@ apt_ensure() {  # apt_ensure PACKAGE: installed already, or installed now; false
     say "installed the OS package $1"
 }
 
+# 32-bit Raspberry Pi OS (armhf): PyPI has no wheels of pygame or Pillow for it, and the
+# newest cbor2 (luma.core's) builds with Rust. The OS's own packages serve where they are new
+# enough (Trixie's pygame 2.6 and Pillow 11; not Bookworm's 2.1 and 9.4: explain_pip_failure),
+# seen by the venv through --system-site-packages; pip then keeps them (only-if-needed).
+ARMHF_PACKAGES="python3-pygame python3-pil python3-cbor2"
+
+is_armhf() {  # the userland, not the kernel: 32-bit Pi OS runs a 64-bit kernel on a Pi 4 or 5
+    [ "$(dpkg --print-architecture 2>/dev/null)" = armhf ]
+}
+
 ensure_os_packages() {
     if ! "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null; then
         apt_ensure python3-venv || fail "no python3-venv: sudo apt install python3-venv"
@@ -92,6 +102,22 @@ ensure_os_packages() {
     # liblgpio, which only Raspberry Pi OS's archive has. Its python3-lgpio reaches the venv
     # through --system-site-packages (what gpiozero's maintainers recommend).
     apt_ensure python3-lgpio || true
+    if is_armhf; then
+        for package in $ARMHF_PACKAGES; do
+            apt_ensure "$package" || true
+        done
+    fi
+}
+
+explain_pip_failure() {
+    if is_armhf; then
+        say "On 32-bit ARM PyPI has no ready-built pygame or Pillow, and this system's"
+        say "  python3-pygame and python3-pil are missing or older than the companion needs"
+        say "  (pygame 2.5, Pillow 10.1; Bookworm has 2.1 and 9.4). Raspberry Pi OS's own pip"
+        say "  takes them ready-built from piwheels (set in its /etc/pip.conf); elsewhere use"
+        say "  Trixie, whose packages are new enough, or a 64-bit system."
+    fi
+    fail "pip could not install the companion (its messages are above)"
 }
 
 # --- the venv --------------------------------------------------------------------------------
@@ -112,7 +138,8 @@ ensure_venv() {
         # --clear: a venv from an older install.sh, without the system's packages, is remade.
         "$PYTHON" -m venv --clear --system-site-packages "$VENV"
     fi
-    "$VENV/bin/pip" install --quiet --upgrade "$SRC[pi]"
+    # --prefer-binary: an older release with a wheel for this machine rather than a build.
+    "$VENV/bin/pip" install --quiet --upgrade --prefer-binary "$SRC[pi]" || explain_pip_failure
     echo "$wanted" > "$VENV/.source-hash"
     CHANGED=1
     say "installed the companion into $VENV"

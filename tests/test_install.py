@@ -21,7 +21,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 STUBS = ("getent", "groupadd", "groupmod", "useradd", "usermod", "userdel", "id", "systemctl",
          "chgrp",
-         "chown", "python3", "python", "pip", "dpkg-query", "apt-cache", "apt-get")
+         "chown", "python3", "python", "pip", "dpkg", "dpkg-query", "apt-cache", "apt-get")
 STUB = f"""#!{sys.executable} -S
 import os, pathlib, sys
 state = pathlib.Path(os.environ["STUB_STATE"])
@@ -71,6 +71,10 @@ elif name == "systemctl":
     if verb[0] in changes:
         flag, on = changes[verb[0]]
         put(flag + "-" + verb[1], on)
+elif name == "dpkg":
+    print((state / "arch").read_text() if has("arch") else "arm64")
+elif name == "pip" and has("pip-fails"):
+    sys.exit(1)
 elif name == "dpkg-query":
     if not has("deb-" + args[-1]):
         sys.exit(1)
@@ -96,8 +100,8 @@ elif name in ("python3", "python") and args[:1] == ["-c"]:
 """
 GROUPS_ON_PI_OS = ("gpio", "i2c", "dialout", "audio", "video", "render")
 SERVICE = "table-companion.service"
-READ_ONLY_CALLS = {"getent", "id", "systemctl is-enabled", "systemctl is-active", "dpkg-query",
-                   "apt-cache", "python3 -c", "python -c"}
+READ_ONLY_CALLS = {"getent", "id", "dpkg", "systemctl is-enabled", "systemctl is-active",
+                   "dpkg-query", "apt-cache", "python3 -c", "python -c"}
 KITCHEN_BOOT = ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
                 "dtoverlay=i2c-mux,pca9548,addr=0x70"]
 STEADY_I2C_CLOCK = ["[pi3]", "core_freq=250", "[pi02]", "core_freq=250", "[all]"]
@@ -131,16 +135,23 @@ def pi(tmp_path: Path):
     return source, root, stubs, state
 
 
+def install_sh(pi, *args: str, stdin: int = subprocess.DEVNULL
+               ) -> subprocess.CompletedProcess[str]:
+    """install.sh in the root, with the stand-in commands first on PATH."""
+    source, root, stubs, state = pi
+    env = dict(os.environ, COMPANION_ROOT=str(root), STUB_STATE=str(state),
+               PYTHON=str(stubs / "python3"), PATH=f"{stubs}:{os.environ['PATH']}")
+    return subprocess.run(["sh", str(source / "systemd" / "install.sh"), *args], env=env,
+                          stdin=stdin, capture_output=True, text=True, timeout=60)
+
+
 def run(pi, *args: str, stdin: int = subprocess.DEVNULL) -> list[str]:
     """Run install.sh (no one at the keyboard, unless stdin is a terminal); returns the
     stand-in calls it made (what it said: :func:`said`)."""
-    source, root, stubs, state = pi
+    state = pi[3]
     log = state / "calls.log"
     log.unlink(missing_ok=True)
-    env = dict(os.environ, COMPANION_ROOT=str(root), STUB_STATE=str(state),
-               PYTHON=str(stubs / "python3"), PATH=f"{stubs}:{os.environ['PATH']}")
-    done = subprocess.run(["sh", str(source / "systemd" / "install.sh"), *args], env=env,
-                          stdin=stdin, capture_output=True, text=True, timeout=60)
+    done = install_sh(pi, *args, stdin=stdin)
     assert done.returncode == 0, done.stderr
     (state / "said.txt").write_text(done.stdout)
     return log.read_text().splitlines() if log.exists() else []
@@ -188,7 +199,7 @@ def test_install_sets_up_a_fresh_pi(pi):
     calls = run(pi)
     assert called(calls, "useradd --system")
     assert all((state / f"member-{g}").exists() for g in GROUPS_ON_PI_OS)
-    assert called(calls, f"pip install --quiet --upgrade {source}[pi]")
+    assert called(calls, f"pip install --quiet --upgrade --prefer-binary {source}[pi]")
     unit = root / "etc/systemd/system" / SERVICE
     assert unit.read_bytes() == (source / "systemd" / SERVICE).read_bytes()
     config = root / "etc/table-companion/table.toml"
@@ -214,6 +225,37 @@ def test_install_keeps_the_i2c_clock_steady_on_a_pi_3_and_zero_2_w_unless_set(pi
     run(pi)
     assert boot_lines(pi)[-len(STEADY_I2C_CLOCK):] == STEADY_I2C_CLOCK
     assert "core_freq=250 (Pi 3, Zero 2 W: a steady I2C clock)" in said(pi)
+
+
+ARMHF_PACKAGES = ("python3-pygame", "python3-pil", "python3-cbor2")
+
+
+@pytest.mark.parametrize("arch", ["armhf", "arm64"])
+def test_install_takes_pygame_pillow_and_cbor2_from_the_os_on_32_bit(pi, arch):
+    """On 32-bit Pi OS, where PyPI has no wheels of them, the OS's pygame, Pillow and cbor2
+    are installed for the venv to see; on 64-bit PyPI's wheels serve and none is asked for."""
+    state = pi[3]
+    (state / "arch").write_text(arch)
+    for package in ARMHF_PACKAGES:
+        (state / f"archive-{package}").touch()
+    calls = run(pi, "--venv-only")
+    installed = [package for package in ARMHF_PACKAGES
+                 if f"apt-get install -y -q --no-install-recommends {package}" in calls]
+    assert installed == (list(ARMHF_PACKAGES) if arch == "armhf" else [])
+
+
+@pytest.mark.parametrize("arch", ["armhf", "arm64"])
+def test_install_a_failed_pip_says_why_on_32_bit(pi, arch):
+    """pip fails (Bookworm's pygame and Pillow are too old, PyPI builds none for armv7): the
+    install stops, and on 32-bit says why and what works."""
+    root, state = pi[1], pi[3]
+    (state / "arch").write_text(arch)
+    (state / "pip-fails").touch()
+    done = install_sh(pi, "--venv-only")
+    assert done.returncode == 1
+    assert "pip could not install the companion" in done.stderr
+    assert ("Bookworm has 2.1 and 9.4" in done.stdout) == (arch == "armhf")
+    assert not (root / "opt/table-companion/venv/.source-hash").exists()
 
 
 def test_install_creates_a_group_the_system_lacks(pi):
