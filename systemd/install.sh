@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install table-companion as a service on Raspberry Pi OS (Bookworm with Python 3.11, Trixie
-# with Python 3.13; 64- or 32-bit), from this source tree:
+# with Python 3.13; 64- or 32-bit, 32-bit Bookworm with its pip's piwheels), from this tree:
 #
 #     sudo systemd/install.sh [--table NAME] [--public-screen | --no-public-screen]
 #                                          install, or bring an install up to date
@@ -208,7 +208,14 @@ migrate_old_name() {
     fi
     if getent passwd "$ACCOUNT" >/dev/null; then
         userdel "$OLD_ACCOUNT"
-        say "removed our old user $OLD_ACCOUNT ($ACCOUNT exists)"
+        # Its files go to the user that stays: its group read table.toml, it owned the games.
+        if [ -e "$ETC/table.toml" ]; then
+            chgrp "$ACCOUNT" "$ETC/table.toml"
+        fi
+        if [ -d "$STATE" ]; then
+            chown -R "$ACCOUNT:$ACCOUNT" "$STATE"
+        fi
+        say "removed our old user $OLD_ACCOUNT; its files are $ACCOUNT's"
     else
         usermod -l "$ACCOUNT" -c "$ACCOUNT_COMMENT" "$OLD_ACCOUNT"
         groupmod -n "$ACCOUNT" "$OLD_ACCOUNT"

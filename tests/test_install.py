@@ -400,6 +400,20 @@ def test_install_moves_our_old_companion_install_to_the_new_name(pi):
     assert "moved companion.service to table-companion.service" in said(pi)
 
 
+def test_install_hands_our_old_users_files_to_the_new_one(pi):
+    """Both our old user and the new one exist (an install under the new name beside an old
+    one): the old user goes and its files, the games and table.toml, are the new user's."""
+    _, root, _, state = pi
+    kept = old_install(pi)
+    (state / "passwd-table-companion").write_text(
+        "table-companion:x:997:997::/var/lib/table-companion:/usr/sbin/nologin\n")
+    calls = run(pi)
+    assert "userdel companion" in calls and not (state / "passwd-companion").exists()
+    assert f"chgrp table-companion {root}/etc/table-companion/table.toml" in calls
+    assert f"chown -R table-companion:table-companion {root}/var/lib/table-companion" in calls
+    assert {path: path.read_bytes() for path in kept} == kept
+
+
 def test_uninstall_removes_our_old_companion_install(pi):
     """--uninstall of an install never moved to the new name removes the old unit and user,
     which are ours, and keeps the games as ever."""
