@@ -36,6 +36,14 @@ def writer():
     writer.release()
 
 
+def reconnected(writer: BusWriter) -> tuple[RecordingBus, OledScreen]:
+    """A display on a recording bus, reconnected (initialised) through ``writer``."""
+    bus = RecordingBus()
+    screen = OledScreen(bus, writer=writer)
+    screen.reconnect()
+    return bus, screen
+
+
 def test_show_returns_while_the_wire_is_busy_and_the_screen_ends_up_right(writer):
     bus = HeldBus()
     bus.wire.set()
@@ -54,9 +62,7 @@ def test_show_returns_while_the_wire_is_busy_and_the_screen_ends_up_right(writer
 
 
 def test_the_public_face_is_written_only_after_the_display_went_dark(writer):
-    bus = RecordingBus()
-    screen = OledScreen(bus, writer=writer)
-    screen.reconnect()
+    bus, screen = reconnected(writer)
     screen.show(clock_face("SECRET"))
     writer.call(lambda: None)
     start = len(bus.transfers)
@@ -69,9 +75,7 @@ def test_the_public_face_is_written_only_after_the_display_went_dark(writer):
 
 
 def test_a_display_that_stops_answering_is_reported_on_the_next_draw(writer):
-    bus = RecordingBus()
-    screen = OledScreen(bus, writer=writer)
-    screen.reconnect()
+    bus, screen = reconnected(writer)
     bus.fail_with(OSError(errno.EREMOTEIO, "Remote I/O error"))
     screen.show(clock_face("0:09"))  # handed over: the failure happens on the writer
     writer.call(lambda: None)

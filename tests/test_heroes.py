@@ -11,6 +11,7 @@ from engine.games.heroes.state import HeroesState
 
 from .test_heroes_support import (
     everyone_passes,
+    giant_has_fought,
     ids,
     new_game,
     press,
@@ -141,11 +142,7 @@ def test_setup_best_liar_starts_the_game() -> None:
 
 def test_knight_claim_caught_costs_a_life_and_no_gems() -> None:
     """A false Knight, challenged, loses a Life Point and copies nothing."""
-    state = started(3)
-    rig(state, {1: "Giant", 2: "Troll", 3: "Elf"})
-    rig_monsters(state, ["Wyvern", "Skeleton"])
-    press(state, 1, "combat", "fight:0", "claim:Giant")
-    everyone_passes(state)
+    state = giant_has_fought("Wyvern")
     press(state, 2, "knight")
     press(state, 3, "pass")
     effects = press(state, 1, "challenge")

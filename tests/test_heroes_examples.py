@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from engine.api import Vibrate
+from engine.games.heroes.state import HeroesState
 
 from .test_heroes_support import (
     everyone_passes,
+    giant_has_fought,
     press,
     rig,
     rig_monsters,
@@ -42,13 +44,20 @@ def test_example_wrong_challenge_alex_goblin() -> None:
     assert Vibrate(1) in effects and state.active_seats() == {2}
 
 
-def test_example_exorcist_bet_melanie() -> None:
-    """Mélanie bets 3 that Bebert is the Knight: he is; he loses a Life, she gains 3 Gems."""
+def exorcist_unmasks(top: list[str]) -> HeroesState:
+    """Seat 1, with 3 Gems, claims the Exorcist's unmasking and bet unchallenged; seat 2
+    holds the Knight."""
     state = started(3)
-    rig(state, {1: "Exorcist", 2: "Knight", 3: "Elf"}, top=["Dwarf", "Bard"])
+    rig(state, {1: "Exorcist", 2: "Knight", 3: "Elf"}, top=top)
     set_tokens(state, 1, gems=3)
     press(state, 1, "power", "discard:1", "claim:Exorcist", "use:exorcist_unmask+exorcist_bet")
     everyone_passes(state)
+    return state
+
+
+def test_example_exorcist_bet_melanie() -> None:
+    """Mélanie bets 3 that Bebert is the Knight: he is; he loses a Life, she gains 3 Gems."""
+    state = exorcist_unmasks(top=["Dwarf", "Bard"])
     press(state, 1, "target:2", "guess:Knight")
     assert state.view(1, 0.0).big == "1"
     effects = press(state, 1, "plus", "plus", "ok")
@@ -59,11 +68,7 @@ def test_example_exorcist_bet_melanie() -> None:
 
 def test_exorcist_lost_bet_goes_to_the_reserve() -> None:
     """A failed unmasking loses the Gems bet and nobody loses a Life Point."""
-    state = started(3)
-    rig(state, {1: "Exorcist", 2: "Knight", 3: "Elf"}, top=["Dwarf"])
-    set_tokens(state, 1, gems=3)
-    press(state, 1, "power", "discard:1", "claim:Exorcist", "use:exorcist_unmask+exorcist_bet")
-    everyone_passes(state)
+    state = exorcist_unmasks(top=["Dwarf"])
     effects = press(state, 1, "target:2", "guess:Giant", "plus", "ok")
     assert "Seat 2 is not the Giant" in said(effects)
     assert state.table.purses[1].gems == 1 and state.table.purses[2].life == 2
@@ -109,11 +114,7 @@ def test_example_combat_marius_lies_unchallenged() -> None:
 
 def test_example_knight_copies_nacim_s_gems() -> None:
     """Nacim's Giant beats the Specter (3 Gems); Bebert's Knight copies them unchallenged."""
-    state = started(3)
-    rig(state, {1: "Giant", 2: "Troll", 3: "Elf"})
-    rig_monsters(state, ["Specter", "Skeleton"])
-    press(state, 1, "combat", "fight:0", "claim:Giant")
-    everyone_passes(state)
+    state = giant_has_fought("Specter")
     assert state.table.purses[1].gems == 3
     press(state, 2, "knight")
     press(state, 3, "pass")

@@ -110,3 +110,13 @@ def view_text(state: HeroesState, seat: int | None, now: float = 0.0) -> str:
     if view.secret is not None:
         parts += [view.secret.title, *view.secret.lines]
     return "\n".join(parts)
+
+
+def giant_has_fought(monster: str) -> HeroesState:
+    """Seat 1 (holding the Giant) claims it to fight ``monster``, and nobody challenges."""
+    state = started(3)
+    rig(state, {1: "Giant", 2: "Troll", 3: "Elf"})
+    rig_monsters(state, [monster, "Skeleton"])
+    press(state, 1, "combat", "fight:0", "claim:Giant")
+    everyone_passes(state)
+    return state
