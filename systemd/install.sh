@@ -84,11 +84,11 @@ apt_ensure() {  # apt_ensure PACKAGE: installed already, or installed now; false
     say "installed the OS package $1"
 }
 
-# 32-bit Raspberry Pi OS (armhf): PyPI has no wheels of pygame or Pillow for it, and the
-# newest cbor2 (luma.core's) builds with Rust. The OS's own packages serve where they are new
+# 32-bit Raspberry Pi OS (armhf): PyPI has no wheels of pygame, Pillow or cryptography (the
+# phone seats') for it, and the newest cbor2 (luma.core's) and cryptography build with Rust. The OS's own packages serve where they are new
 # enough (Trixie's pygame 2.6 and Pillow 11; not Bookworm's 2.1 and 9.4: explain_pip_failure),
 # seen by the venv through --system-site-packages; pip then keeps them (only-if-needed).
-ARMHF_PACKAGES="python3-pygame python3-pil python3-cbor2"
+ARMHF_PACKAGES="python3-pygame python3-pil python3-cbor2 python3-cryptography"
 
 is_armhf() {  # the userland, not the kernel: 32-bit Pi OS runs a 64-bit kernel on a Pi 4 or 5
     [ "$(dpkg --print-architecture 2>/dev/null)" = armhf ]

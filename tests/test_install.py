@@ -227,7 +227,7 @@ def test_install_keeps_the_i2c_clock_steady_on_a_pi_3_and_zero_2_w_unless_set(pi
     assert "core_freq=250 (Pi 3, Zero 2 W: a steady I2C clock)" in said(pi)
 
 
-ARMHF_PACKAGES = ("python3-pygame", "python3-pil", "python3-cbor2")
+ARMHF_PACKAGES = ("python3-pygame", "python3-pil", "python3-cbor2", "python3-cryptography")
 
 
 @pytest.mark.parametrize("arch", ["armhf", "arm64"])
