@@ -68,6 +68,13 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("file", nargs="?",
                        help="default: the installed service's (/etc/table-companion/table.toml)")
 
+    doctor = commands.add_parser("doctor", help="check a built table against its table.toml: "
+                                                "buses, displays, buttons, buzzer, pods")
+    doctor.add_argument("file", nargs="?",
+                        help="default: the installed service's (/etc/table-companion/table.toml)")
+    doctor.add_argument("--no-wait", action="store_true",
+                        help="ask nobody: check only what needs no press and no ears")
+
     audit = commands.add_parser("audit", help="check a finished game's deal: its revealed key, "
                                               "the players' cut, the seed and every deal")
     audit.add_argument("game_id", nargs="?", type=_whole(1, 10**9), metavar="GAME-ID",
@@ -135,6 +142,11 @@ def _dispatch(options: argparse.Namespace) -> int:
         from .installed import config_to_check
 
         return check_config(config_to_check(options.file))
+    if options.command == "doctor":
+        from .doctor.terminal import run_doctor
+        from .installed import config_to_check
+
+        return run_doctor(config_to_check(options.file, command="doctor"), options.no_wait)
     if options.command == "games":
         for game in registry.all_games():
             print(f"{game.key:22} {game.name} ({game.min_players}-{game.max_players} players)")

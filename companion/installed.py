@@ -43,17 +43,18 @@ def installed_service(prefix: Path = Path(sys.prefix)) -> InstalledService | Non
         return None
 
 
-def config_to_check(given: str | None, prefix: Path = Path(sys.prefix)) -> str:
-    """check-config's file: the one given, else the installed service's table.toml."""
+def config_to_check(given: str | None, prefix: Path = Path(sys.prefix), *,
+                    command: str = "check-config") -> str:
+    """check-config's (or doctor's) file: the one given, else the installed service's."""
     if given is not None:
         return given
     service = installed_service(prefix)
     if service is None:
-        raise NotInstalled("which table.toml? companion check-config FILE (no installed "
+        raise NotInstalled(f"which table.toml? companion {command} FILE (no installed "
                            "service here to take it from)")
     if not os.access(service.config, os.R_OK):
         raise NotInstalled(f"{service.config} is readable by root and the service only: "
-                           "sudo companion check-config")
+                           f"sudo companion {command}")
     return str(service.config)
 
 

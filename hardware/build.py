@@ -44,7 +44,7 @@ def build_table(
     ``pod = "auto"``) whenever it is plugged in. Phone seats share one web server, started
     here; a port already in use raises OSError.
     """
-    buses = _Buses(_smbus if bus_factory is None else bus_factory)
+    buses = _Buses(open_smbus if bus_factory is None else bus_factory)
     pods = {seat.number: seat.pod for seat in config.seats if seat.pod is not None}
     finder = PodFinder(pods, list_ports=pod_ports)
     table = TableHardware(seats={})
@@ -150,7 +150,7 @@ class _Buses:
             ) from error
 
 
-def _smbus(number: int) -> I2cBus:
+def open_smbus(number: int) -> I2cBus:
     import smbus2
 
     return smbus2.SMBus(number)
