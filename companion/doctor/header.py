@@ -8,7 +8,6 @@ the GPIO alone.
 
 from __future__ import annotations
 
-from gpiozero.exc import PinError
 from gpiozero.pins import BoardInfo
 
 I2C_GPIOS = {"SDA": 2, "SCL": 3}  # the Pi's I2C bus 1 (i2c_arm), where the displays hang
@@ -48,19 +47,11 @@ class Header:
                 f"GND to {self.ground()}")
 
     def _number(self, name: str) -> int | None:
-        if self._board is None:
-            return None
-        try:
-            _header, number = self._board.physical_pin(name)
-        except PinError:  # PinNoPins, PinMultiplePins: no one pin of that name
-            return None
-        return int(number)
+        numbers = self._numbers(name)
+        return numbers[0] if len(numbers) == 1 else None
 
     def _numbers(self, name: str) -> list[int]:
         if self._board is None:
             return []
-        try:
-            pins = self._board.physical_pins(name)
-        except PinError:  # PinNoPins: this board has none
-            return []
-        return sorted(int(number) for header, number in pins if header == HEADER)
+        return sorted(pin.number for header, pin in self._board.find_pin(name)
+                      if header.name == HEADER)

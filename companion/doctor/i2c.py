@@ -66,7 +66,7 @@ class Displays(Closing):
         self._config = config
         self._machine = machine
         self._header = header
-        self._open_bus = machine.open_bus or open_smbus
+        self._open_bus = open_smbus if machine.open_bus is None else machine.open_bus
         self._buses: dict[int, I2cBus | None] = {}  # None: missing or unopenable (told)
         self._muxes: dict[int, Tca9548a | None] = {}
         self._boot = boot_config(machine)
