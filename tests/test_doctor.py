@@ -20,8 +20,11 @@ from companion.doctor.findings import Events
 from companion.doctor.i2c import seat_face
 from companion.doctor.terminal import run_doctor
 from hardware.config import TableConfig, load_config, parse_config
+from podproto import VERSION, wire
 from tests.test_build import MUX_TABLE, Buses
 from tests.test_oled import Ram
+from tests.test_pod_link import listing
+from tests.test_pod_link import pty_pod as pty_pod  # the fixture: a pod answering on a pty
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -218,6 +221,16 @@ def test_doctor_pod_not_answering(pi: Path, mock_factory: MockFactory) -> None:
     assert pod.where == "seat 5 pod"
     assert pod.says == "no pod on USB (no device with a pod's ID 2e8a:0005)"
     assert pod.fix.startswith("plug seat 5's pod in with a data cable")
+
+
+def test_doctor_pod_answering_is_told_with_its_firmware(
+        pi: Path, mock_factory: MockFactory, pty_pod) -> None:
+    link, start = pty_pod
+    start(wire.hello(5, "ssd1306", 0, VERSION))
+    config = parse_config('[[seat]]\nnumber = 5\npod = "auto"\n')
+    findings = report(config, machine(pi, mock_factory, pod_ports=listing(link)), None)
+    assert problems(findings) == []
+    assert only(findings, "seat 5 pod").says == f"answers on {link}, firmware {VERSION}"
 
 
 def test_doctor_missing_speaker_is_a_warning(pi: Path, mock_factory: MockFactory) -> None:

@@ -188,8 +188,8 @@ class Displays(Closing):
     def _display(self, seat: SeatConfig) -> None:
         bus = self._seat_bus(seat)
         if bus is None:
-            self.findings.append(Finding(Level.NOTE, "display", "not checked: its bus is not "
-                                         "there (see above)", seat=seat.number))
+            self.findings.append(Finding(Level.NOTE, "display", "not checked: its I2C bus or "
+                                         "mux is not there", seat=seat.number))
             return
         screen = OledScreen(bus, driver=seat.display, address=seat.address,
                             rotate=seat.rotate // 90)
