@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import fcntl
 import io
 import os
 import queue
 import re
+import signal
+import struct
 import termios
 import threading
 from collections.abc import Iterator
@@ -16,7 +20,7 @@ from PIL import Image
 
 from hardware.base import ButtonEdge, ButtonName, QuitRequested
 from hardware.terminal.compose import FRAME_WIDTH, display_width
-from hardware.terminal.table import LEAVE_SCREEN, TerminalTable
+from hardware.terminal.table import CLEAR, LEAVE_SCREEN, TerminalTable
 
 GRID = (200, 60)
 POSITIONED_LINE = re.compile(r"\x1b\[(\d+);1H(?:\x1b\[J|(.*?)\x1b\[K)", re.S)
@@ -312,3 +316,85 @@ def test_table_pty_ctrl_c_and_ctrl_q_arrive_as_keys(pty: tuple[int, int]) -> Non
         os.write(master, b"\x03\x11")
         assert events.get(timeout=2) == QuitRequested("ctrl-c")
         assert events.get(timeout=2) == QuitRequested("ctrl-q")
+
+
+QUIT_KEYS = "Ctrl-C quit"  # on the last line of the grid and of one seat large
+
+
+class PtyScreen:
+    """What a terminal emulator on a pty's master side shows: a thread reads all the table
+    writes (so the table never blocks on a full pty) and the test waits for a screen."""
+
+    def __init__(self, master: int) -> None:
+        self._master = master
+        self._text = ""
+        self._clears = 0  # clears written before the last resize
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        while True:
+            try:
+                chunk = os.read(self._master, 65536)
+            except OSError:  # EIO: every slave side closed
+                return
+            with self._changed:
+                self._text += decoder.decode(chunk)
+                self._changed.notify_all()
+
+    def resize(self, columns: int, lines: int) -> None:
+        """Set the pty's size and signal it, as a terminal emulator does (the kernel signals
+        only a terminal's own session, and the test process is not in the pty's)."""
+        fcntl.ioctl(self._master, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        with self._changed:
+            self._clears = self._text.count(CLEAR)
+        os.kill(os.getpid(), signal.SIGWINCH)
+
+    def shows(self, last: str) -> list[str]:
+        """The screen drawn since a clear after the last resize, once its last line (written
+        last, so the whole screen has arrived) has ``last`` in it."""
+        def now() -> list[str]:
+            return screen(self._text.rsplit(CLEAR, 1)[-1])
+
+        def drawn() -> bool:
+            return self._text.count(CLEAR) > self._clears and last in (now() or [""])[-1]
+
+        with self._changed:
+            assert self._changed.wait_for(drawn, timeout=10), now()
+            return now()
+
+    def join(self) -> None:
+        self._thread.join()
+
+
+def test_table_pty_shrunk_terminal_lays_out_again() -> None:
+    """Shrunk, the grid gives way to one seat large; too small for one seat, the terminal
+    says how big it must be and draws no cut frame; enlarged, the grid comes back."""
+    master, slave = os.openpty()
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+    terminal = PtyScreen(master)
+    out = open(os.dup(slave), "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    inp = os.fdopen(slave, "rb", buffering=0)
+    try:
+        with TerminalTable((1, 2, 3), queue.Queue[object]().put, out=out, inp=inp) as table:
+            assert all(f"Seat {n}" in terminal.shows(QUIT_KEYS)[0] for n in (1, 2, 3))
+            table.hardware().seats[2].screen.show(white())
+            terminal.resize(80, 24)
+            lines = terminal.shows(QUIT_KEYS)
+            assert "Seat 1" in lines[0] and "Seat 2 ─" not in "\n".join(lines)
+            assert len(lines) <= 24 and max(map(display_width, lines)) <= 80
+            terminal.resize(40, 10)
+            lines = terminal.shows("Ctrl-Q quits")
+            assert "Make it 79x22" in lines and "Terminal 40x10:" in lines
+            assert max(map(display_width, lines)) <= 40 and "Seat" not in "\n".join(lines)
+            terminal.resize(200, 60)
+            lines = terminal.shows(QUIT_KEYS)
+            assert all(f"Seat {n}" in lines[0] for n in (1, 2, 3))
+            assert sum(line.count("⣿" * 64) for line in lines) == 16
+    finally:
+        out.close()
+        inp.close()
+        terminal.join()
+        os.close(master)

@@ -69,6 +69,19 @@ def grid_size(seat_count: int) -> tuple[int, int]:
     return min(seat_count, GRID_COLUMNS) * FRAME_WIDTH, rows * FRAME_HEIGHT + STATUS_HEIGHT
 
 
+def fits(need: tuple[int, int], have: tuple[int, int]) -> bool:
+    return need[0] <= have[0] and need[1] <= have[1]
+
+
+def too_small_lines(need: tuple[int, int], have: tuple[int, int]) -> list[str]:
+    """What a terminal smaller than one seat's frame shows in place of frames cut to
+    pieces: how big it needs to be. Short lines, cut to the terminal, so even a tiny one
+    reads them."""
+    lines = [f"Terminal {have[0]}x{have[1]}:", "too small for a seat.",
+             f"Make it {need[0]}x{need[1]}", "or more. Ctrl-Q quits."]
+    return [fit(line, have[0]) for line in lines[: max(1, have[1])]]
+
+
 def grid_lines(panels: Sequence[SeatPanel]) -> list[str]:
     lines: list[str] = []
     for start in range(0, len(panels), GRID_COLUMNS):

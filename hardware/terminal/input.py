@@ -1,13 +1,17 @@
 """Reading the keyboard: the terminal mode that delivers single keys, and the reader thread.
 
 The reader blocks in a selector on the input and a self-pipe, so it costs nothing while no
-key is pressed and stops at once when closed (no polling timeout to wait out).
+key is pressed and stops at once when closed (no polling timeout to wait out). It also wakes
+when the terminal is resized (SIGWINCH, :class:`ResizeSignal`), so the table lays itself out
+again at once rather than at the next frame.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
+import signal
 import stat
 import termios
 import threading
@@ -67,23 +71,58 @@ def key_at_a_time(attributes: list) -> list:
     return [iflag, oflag, cflag, lflag, ispeed, ospeed, cc]
 
 
+class ResizeSignal:
+    """SIGWINCH as a byte on a pipe, which the reader thread waits on with the keys.
+
+    The handler only writes the byte: Python runs it in the main thread between any two
+    bytecodes, so redrawing there could interrupt a paint that holds the table's lock and
+    wait for it forever. The reader thread runs ``on_resize`` instead. Made in the main
+    thread (the only one that may set a handler); :meth:`close` puts the old handler back.
+    """
+
+    def __init__(self, on_resize: Callable[[], None]) -> None:
+        self.on_resize = on_resize
+        self.fd, self._write_fd = os.pipe()
+        os.set_blocking(self._write_fd, False)
+        self._previous = signal.signal(signal.SIGWINCH, self._on_signal)
+
+    def _on_signal(self, *_: object) -> None:
+        with contextlib.suppress(BlockingIOError):  # bytes already wait: one redraw will do
+            os.write(self._write_fd, b"w")
+
+    def take(self) -> None:
+        """Read the waiting bytes (any number of signals) and lay out once."""
+        os.read(self.fd, READ_SIZE)
+        self.on_resize()
+
+    def close(self) -> None:
+        signal.signal(signal.SIGWINCH, self._previous)
+        os.close(self.fd)
+        os.close(self._write_fd)
+
+
 class KeyReader:
     """A daemon thread handing every chunk read from ``fd`` to ``on_bytes``.
 
     ``on_end`` runs once when the input ends (the pipe closed, the terminal went away), since
-    no key can arrive after that. :meth:`close` wakes the thread through a self-pipe.
+    no key can arrive after that. A ``resize`` signal is taken on the same thread.
+    :meth:`close` wakes the thread through a self-pipe.
     """
 
     def __init__(
-        self, fd: int, on_bytes: Callable[[bytes], None], on_end: Callable[[], None]
+        self, fd: int, on_bytes: Callable[[bytes], None], on_end: Callable[[], None],
+        resize: ResizeSignal | None = None,
     ) -> None:
         self._fd = fd
         self._on_bytes = on_bytes
         self._on_end = on_end
+        self._resize = resize
         self._wake_read, self._wake_write = os.pipe()
         self._selector = selectors.DefaultSelector()
         self._selector.register(fd, selectors.EVENT_READ)
         self._selector.register(self._wake_read, selectors.EVENT_READ)
+        if resize is not None:
+            self._selector.register(resize.fd, selectors.EVENT_READ)
         self._thread = threading.Thread(target=self._run, name="terminal-keys", daemon=True)
         self._thread.start()
 
@@ -92,6 +131,10 @@ class KeyReader:
             ready = {key.fd for key, _ in self._selector.select()}
             if self._wake_read in ready:
                 return
+            if self._resize is not None and self._resize.fd in ready:
+                self._resize.take()
+            if self._fd not in ready:
+                continue
             data = self._read()
             if not data:
                 self._on_end()

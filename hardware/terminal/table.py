@@ -7,6 +7,10 @@ and PEEK (see :mod:`hardware.terminal.keys`). Frames are drawn in the caller's t
 screen changes. The reader thread turns bytes into events for the sink; it also redraws, under
 the same lock, after keys that only the simulator knows (Tab, 0, ?, the hold toggles), since
 the app never learns of those and would otherwise leave the screen stale until its next frame.
+When the terminal is resized (SIGWINCH) the reader thread lays the table out again: the grid
+gives way to one seat large where it no longer fits (and comes back when it does, unless the
+player chose one seat with Tab), and a terminal too small for even one seat says how big it
+must be instead of drawing frames cut to pieces.
 """
 
 from __future__ import annotations
@@ -36,22 +40,24 @@ from ..base import (
 from ..closing import Closing
 from ..tunes import felt_seconds, heard
 from .braille import braille_rows
-from .compose import Scene, SeatPanel, compose, grid_size
-from .input import KeyboardMode, KeyReader, check_keys_can_arrive
+from .compose import FOCUS_SIZE, Scene, SeatPanel, compose, fits, grid_size, too_small_lines
+from .input import KeyboardMode, KeyReader, ResizeSignal, check_keys_can_arrive
 from .keys import ACT_DIGITS, KeyDecoder, ViewKey
 
 FALLBACK_SIZE = (80, 24)
 TUNES_SHOWN = 6
 # Alternate screen (the shell's text comes back on exit), hidden cursor, no line wrap (a line
 # too long for a small terminal is cut instead of pushing every frame below it down).
-ENTER_SCREEN = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J"
+CLEAR = "\x1b[H\x1b[2J"
+ENTER_SCREEN = "\x1b[?1049h\x1b[?25l\x1b[?7l" + CLEAR
 LEAVE_SCREEN = "\x1b[?7h\x1b[?25h\x1b[?1049l"
 
 
 class TerminalTable(Closing):
     """The terminal as a whole table; a context manager that restores the terminal on close.
 
-    ``size`` (columns, lines) replaces the output's measured size, for tests.
+    ``size`` (columns, lines) replaces the output's measured size, for tests; without it the
+    table follows the terminal's resizes (SIGWINCH: it must then be made in the main thread).
     """
 
     def __init__(
@@ -80,6 +86,7 @@ class TerminalTable(Closing):
         self._help_shown = False
         self._focus = self._seats[0]
         self._focus_view = not self._grid_fits()
+        self._focus_chosen = False  # Tab chose one seat large: a larger terminal keeps it
         self._painted: list[str] = []
         self._closed = False
         self._hardware = TableHardware(
@@ -99,7 +106,10 @@ class TerminalTable(Closing):
             stack.callback(self._mark_closed)
             with self._lock:
                 self._paint()
-            stack.callback(KeyReader(fd, self._on_keys, self._on_input_end).close)
+            resize = None if self._size is not None else ResizeSignal(self._on_resize)
+            if resize is not None:
+                stack.callback(resize.close)
+            stack.callback(KeyReader(fd, self._on_keys, self._on_input_end, resize).close)
             return stack.pop_all()
 
     def hardware(self) -> TableHardware:
@@ -159,6 +169,13 @@ class TerminalTable(Closing):
             if not isinstance(event, ViewKey):
                 self._sink(event)
 
+    def _on_resize(self) -> None:
+        """Lay out for the new size and draw every line anew: the terminal cut or moved
+        what it showed."""
+        with self._lock:
+            self._focus_view = self._focus_chosen or not self._grid_fits()
+            self._paint(whole=True)
+
     def _on_input_end(self) -> None:
         self._sink(QuitRequested("input closed"))
 
@@ -168,9 +185,9 @@ class TerminalTable(Closing):
         elif key is ViewKey.NEXT_SEAT:
             if self._focus_view:
                 self._focus = self._seats[(self._seats.index(self._focus) + 1) % len(self._seats)]
-            self._focus_view = True
+            self._focus_view = self._focus_chosen = True
         elif self._grid_fits():
-            self._focus_view = False
+            self._focus_view = self._focus_chosen = False
         else:
             (columns, lines), (width, height) = grid_size(len(self._seats)), self._terminal_size()
             self._message = f"All seats need {columns}x{lines}; this terminal is {width}x{height}"
@@ -178,9 +195,7 @@ class TerminalTable(Closing):
     # ------------------------------------------------------------ drawing
 
     def _grid_fits(self) -> bool:
-        need = grid_size(len(self._seats))
-        have = self._terminal_size()
-        return need[0] <= have[0] and need[1] <= have[1]
+        return fits(grid_size(len(self._seats)), self._terminal_size())
 
     def _terminal_size(self) -> tuple[int, int]:
         if self._size is not None:
@@ -207,12 +222,20 @@ class TerminalTable(Closing):
         focus = self._focus if self._focus_view else None
         return Scene(panels, focus, self._help_shown, list(self._tunes), self._message, width)
 
-    def _paint(self) -> None:
-        """Rewrite only the lines that changed (cursor moves, no clear: nothing flickers)."""
+    def _paint(self, *, whole: bool = False) -> None:
+        """Rewrite only the lines that changed (cursor moves, no clear: nothing flickers);
+        ``whole``: clear the terminal and write every line."""
         if self._closed:
             return
-        lines = compose(self._scene())
-        changes = [
+        have = self._terminal_size()
+        if self._focus_view and not fits(FOCUS_SIZE, have):
+            lines = too_small_lines(FOCUS_SIZE, have)
+        else:
+            lines = compose(self._scene())
+        if whole:
+            self._painted = []
+        changes = [CLEAR] if whole else []
+        changes += [
             f"\x1b[{number};1H{line}\x1b[K"
             for number, line in enumerate(lines, start=1)
             if number > len(self._painted) or self._painted[number - 1] != line
