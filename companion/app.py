@@ -230,15 +230,30 @@ class App:
             seat.end_peek(g.at)
         elif g.gesture is Gesture.PAGE:  # ACT under a held PEEK: the secret's page, no more
             seat.turn_page(g.at)
+        elif g.gesture is Gesture.REPEAT:
+            self._repeat(g)
         elif g.gesture is Gesture.ACT:
             offered = self.session.offers(g.seat)
+            action = None if seat.lost(offered) else seat.current(offered)[0]
+            if action is None or not action.counts:  # held, only a count's step repeats
+                self.gestures.stop_repeat(g.seat)
             if seat.lost(offered):  # never another action, silently
                 seat.reset_highlight()
                 seat.tell(CHOICES_CHANGED, g.at)
                 return
-            action, _ = seat.current(offered)
             if action is not None and not seat.needs_second_press(action, g.at):
                 self._apply(g.seat, action, g.at, offered)
+
+    def _repeat(self, g: SeatGesture) -> None:
+        """A held ACT again, on a count's step only (+1, +5, -1): anything else, above all
+        what cannot be taken back, is done once per press, so its repeats stop."""
+        offered = self.session.offers(g.seat)
+        seat = self.ui[g.seat]
+        action, _ = seat.current(offered)
+        if action is None or not action.counts or seat.lost(offered):
+            self.gestures.stop_repeat(g.seat)
+            return
+        self._apply(g.seat, action, g.at, offered)
 
     def choose(self, seat: int, action: Action | str, at: float) -> None:
         """Carry out ``action`` for ``seat`` (tests and benches may pass its id) and play

@@ -9,7 +9,12 @@ reported stuck and ignored until it is let go.
 Two-button seats: ACT acts on the press; a PEEK released before ``HOLD_TIME`` is a tap (move
 the highlight), held longer it shows the seat's secret until released. An ACT pressed while
 PEEK is down is a PAGE, never an ACT: a player reading the secret presses ACT to turn its
-page, and that must not change the game behind the secret face. One-button seats: a short
+page, and that must not change the game behind the secret face. An ACT held on a two-button
+seat repeats like a keyboard's key: a REPEAT after ``REPEAT_DELAY``, every ``REPEAT_SLOW``
+seconds, every ``REPEAT_FAST`` once it has repeated for ``SLOW_FOR`` seconds, until released.
+The reader does not know what ACT does: the app takes a REPEAT only for a count's step
+(``Action.counts``) and otherwise stops the repeats (:meth:`GestureReader.stop_repeat`), so
+nothing that cannot be taken back is ever done twice by one press. One-button seats: a short
 press is ACT (on release, since a hold must be told apart), a hold is PEEK.
 
 Everything here is driven by ``now`` values and reports its next deadline, so the app loop
@@ -26,10 +31,18 @@ from hardware.base import ButtonEdge, ButtonName
 LOCKOUT = 0.025
 HOLD_TIME = 0.4
 STUCK_AFTER = 30.0
+# A held ACT's repeats, in seconds: binary fractions, so the moments add up exactly. Held
+# 1.9 s, a count moves by 9 (the press, 4 slow repeats from 0.5 s, 4 fast from 1.5 s); held
+# 2.9 s, by 17.
+REPEAT_DELAY = 0.5
+REPEAT_SLOW = 0.25
+SLOW_FOR = 1.0
+REPEAT_FAST = 0.125
 
 
 class Gesture(enum.Enum):
     ACT = "act"  # do the highlighted action
+    REPEAT = "repeat"  # ACT still held: again, if the action is a count's step
     PAGE = "page"  # ACT while PEEK is down: turn the secret's page, never act
     NEXT = "next"  # move the highlight
     PEEK_START = "peek-start"
@@ -54,6 +67,7 @@ class _Button:
     pressed_at: float | None = None
     holding: bool = False  # passed HOLD_TIME while pressed
     stuck: bool = False
+    repeat_at: float | None = None  # a held ACT's next REPEAT
 
 
 @dataclass
@@ -79,6 +93,8 @@ class GestureReader:
                 if not state.holding and self._peek_like(seat, button):
                     moments.append(state.pressed_at + HOLD_TIME)
                 moments.append(state.pressed_at + STUCK_AFTER)
+                if state.repeat_at is not None:
+                    moments.append(state.repeat_at)
         return min(moments, default=None)
 
     def advance(self, now: float) -> list[SeatGesture]:
@@ -89,6 +105,12 @@ class GestureReader:
             if state.level and state.pressed_at is not None and not state.stuck:
                 out += self._timed(seat, button, state, now)
         return out
+
+    def stop_repeat(self, seat: int) -> None:
+        """The held ACT of ``seat`` repeats no more until it is pressed again."""
+        state = self._buttons.get((seat, ButtonName.ACT))
+        if state is not None:
+            state.repeat_at = None
 
     def held(self, seat: int, button: ButtonName) -> bool:
         state = self._buttons.get((seat, button))
@@ -106,14 +128,17 @@ class GestureReader:
         state.lockout_until = at + LOCKOUT
         if pressed:
             state.pressed_at, state.holding = at, False
-            return self._on_press(seat, button, at)
+            return self._on_press(seat, button, state, at)
         out = self._on_release(seat, button, state, at)
-        state.pressed_at, state.holding = None, False
+        state.pressed_at, state.holding, state.repeat_at = None, False, None
         return out
 
-    def _on_press(self, seat: int, button: ButtonName, at: float) -> list[SeatGesture]:
+    def _on_press(
+        self, seat: int, button: ButtonName, state: _Button, at: float
+    ) -> list[SeatGesture]:
         if button is ButtonName.ACT and seat not in self.one_button_seats:
             gesture = Gesture.PAGE if self.held(seat, ButtonName.PEEK) else Gesture.ACT
+            state.repeat_at = at + REPEAT_DELAY if gesture is Gesture.ACT else None
             return [SeatGesture(seat, gesture, at, button)]
         return []
 
@@ -140,9 +165,14 @@ class GestureReader:
         if not state.holding and now >= state.pressed_at + HOLD_TIME and peek_like:
             state.holding = True
             out.append(SeatGesture(seat, Gesture.PEEK_START, state.pressed_at + HOLD_TIME, button))
+        while state.repeat_at is not None and state.repeat_at <= min(
+                now, state.pressed_at + STUCK_AFTER):
+            out.append(SeatGesture(seat, Gesture.REPEAT, state.repeat_at, button))
+            held = state.repeat_at - state.pressed_at
+            state.repeat_at += REPEAT_SLOW if held < REPEAT_DELAY + SLOW_FOR else REPEAT_FAST
         if now >= state.pressed_at + STUCK_AFTER:
             if state.holding:
                 out.append(SeatGesture(seat, Gesture.PEEK_END, now, button))
-            state.stuck, state.holding = True, False
+            state.stuck, state.holding, state.repeat_at = True, False, None
             out.append(SeatGesture(seat, Gesture.STUCK, now, button))
         return out

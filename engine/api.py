@@ -33,6 +33,7 @@ class Action:
     undoable: bool = False
     confirm: bool = False  # a second ACT is needed: for a press that cannot be taken back
     repeat: bool = False  # the highlight stays on it, so ACT can be pressed again (+1, -1)
+    counts: bool = False  # a count's step (+1, +5, -1): a held ACT repeats it, ever faster
 
 
 # --------------------------------------------------------------------------- effects

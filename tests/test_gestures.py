@@ -82,12 +82,37 @@ def test_seats_are_independent():
     assert [g.seat for g in out] == [3, 4]
 
 
-def test_no_deadline_while_only_act_is_held():
-    """Holding ACT on a two-button seat asks the loop to wake only for the stuck check."""
+def test_no_deadline_while_act_is_held_on_what_does_not_count():
+    """ACT held on an action that is no count's step (the app stops its repeats) asks the
+    loop to wake only for the stuck check."""
     reader = GestureReader()
     reader.edge(edge(ACT, True, 1.0))
     reader.advance(1.0 + LOCKOUT)
+    reader.stop_repeat(1)
     assert reader.next_deadline() == 1.0 + STUCK_AFTER
+    assert Gesture.REPEAT not in kinds(reader.advance(10.0))
+
+
+def test_held_act_repeats_faster_the_longer_it_is_held():
+    """Held, ACT repeats after REPEAT_DELAY, then every REPEAT_SLOW, then every REPEAT_FAST
+    once it has repeated for SLOW_FOR; each repeat at its own moment; a release stops it."""
+    reader = GestureReader()
+    reader.edge(edge(ACT, True, 1.0))
+    repeats = [g.at - 1.0 for g in reader.advance(2.9) if g.gesture is Gesture.REPEAT]
+    assert repeats == [0.5, 0.75, 1.0, 1.25, 1.5, 1.625, 1.75, 1.875]
+    assert reader.next_deadline() == 3.0
+    reader.edge(edge(ACT, False, 2.95))
+    assert reader.advance(20.0) == [] and reader.next_deadline() is None
+
+
+def test_act_under_peek_and_one_button_holds_never_repeat():
+    """ACT pressed while PEEK is held turns a page, once; a one-button seat's hold is PEEK."""
+    reader = GestureReader(one_button_seats=frozenset({2}))
+    reader.edge(edge(PEEK, True, 1.0))
+    reader.advance(1.0 + HOLD_TIME)
+    reader.edge(edge(ACT, True, 2.0))
+    reader.edge(edge(ACT, True, 2.0, seat=2))
+    assert Gesture.REPEAT not in kinds(reader.advance(10.0))
 
 
 def test_act_while_peek_is_down_turns_the_page_and_never_acts():

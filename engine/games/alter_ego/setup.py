@@ -82,7 +82,7 @@ def offer_pile_count(state: AlterEgoState, seat: int) -> list[Action]:
     ok = Action("ok", "OK", undoable=not counting.on_last())  # the last pile's OK draws the picks
     if count.low == count.high:
         return [ok]
-    return entry_buttons(count, [Action("add:1", "+1", True, repeat=True)], ok, _DOWN)
+    return entry_buttons(count, [Action("add:1", "+1", True, repeat=True, counts=True)], ok, _DOWN)
 
 
 def offer_pool_count(state: AlterEgoState, seat: int) -> list[Action]:
@@ -91,12 +91,13 @@ def offer_pool_count(state: AlterEgoState, seat: int) -> list[Action]:
     if seat != state.host:
         return []
     count = state.data_of(Counting).count()
-    ups = [Action("add:5", "+5", True, repeat=True), Action("add:1", "+1", True, repeat=True)]
+    ups = [Action("add:5", "+5", True, repeat=True, counts=True),
+           Action("add:1", "+1", True, repeat=True, counts=True)]
     buttons = entry_buttons(count, ups, Action("ok", "OK", True), _DOWN)
     return [*buttons, Action("skip", "Not counted", True)] if count.value is None else buttons
 
 
-_DOWN = Action("add:-1", "-1", True, repeat=True)
+_DOWN = Action("add:-1", "-1", True, repeat=True, counts=True)
 
 
 def count_by(state: AlterEgoState, seat: int, arg: str, now: float) -> list[Effect]:

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 def number_actions(number: NumberEntry, may_stay_unknown: bool) -> list[Action]:
     """+1 (and +5 where the range is wide, Gems) from "?", whose first press shows the least
     the data allows; OK once a value shows; at setup a Monster value may stay unknown."""
-    ups = [Action("plus", "+1", undoable=True, repeat=True)]
+    ups = [Action("plus", "+1", undoable=True, repeat=True, counts=True)]
     if number.wide:
-        ups.append(Action(f"plus:{FIVE}", f"+{FIVE}", undoable=True, repeat=True))
-    buttons = entry_buttons(number, ups, Action("ok", "OK"),
-                            Action("minus", "-1", undoable=True, repeat=True))
+        ups.append(Action(f"plus:{FIVE}", f"+{FIVE}", undoable=True, repeat=True, counts=True))
+    down = Action("minus", "-1", undoable=True, repeat=True, counts=True)
+    buttons = entry_buttons(number, ups, Action("ok", "OK"), down)
     if number.value is None and may_stay_unknown:
         return [*buttons, Action("ok", "Keep unknown")]
     return buttons

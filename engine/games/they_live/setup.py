@@ -148,11 +148,12 @@ def offer_values(state: TheyLiveState, seat: int) -> list[Action]:
     if not queue:
         return []
     entry = queue[0]
-    ups = [Action("+1", "+1", undoable=True, repeat=True)]
+    ups = [Action("+1", "+1", undoable=True, repeat=True, counts=True)]
     if entry.wide:
-        ups.insert(0, Action(f"+1:{FIVE}", f"+{FIVE}", undoable=True, repeat=True))
+        ups.insert(0, Action(f"+1:{FIVE}", f"+{FIVE}", undoable=True, repeat=True, counts=True))
     ok = Action("ok", "OK", undoable=True)
-    buttons = entry_buttons(entry, ups, ok, Action("-1", "-1", undoable=True, repeat=True))
+    down = Action("-1", "-1", undoable=True, repeat=True, counts=True)
+    buttons = entry_buttons(entry, ups, ok, down)
     return buttons if _acceptable(state, entry) else [b for b in buttons if b is not ok]
 
 
