@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import pygame
 import segno
@@ -101,9 +102,16 @@ def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | No
 # --------------------------------------------------------------------------- drawing
 
 
+# DejaVu Sans Bold, cut to the blocks the table's text uses (fonts/README.md): pygame's own
+# bold face has no ♪ (the tunes' mark on the status line) and drew it as a box. Sizes are
+# scaled as pygame scales its own face, so every layout keeps its measure.
+FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSans-Bold-table.ttf"
+SIZE_SCALE = 0.6875
+
+
 @cache
 def font(size: int) -> pygame.font.Font:
-    return pygame.font.Font(None, max(8, size))
+    return pygame.font.Font(FONT_FILE, max(8, round(size * SIZE_SCALE)))
 
 
 def _text(text: str, size: int, width: int, colour: tuple[int, int, int]) -> pygame.Surface:
