@@ -4,6 +4,7 @@
 #
 #     sudo systemd/install.sh [--table NAME] [--public-screen | --no-public-screen]
 #                                          install, or bring an install up to date
+#     sudo systemd/install.sh --update     the same, but a stopped service stays stopped
 #     sudo systemd/install.sh --uninstall  remove it all; asks whether the saved games go too
 #     sudo systemd/install.sh --uninstall --purge   ... and the saved games, without asking
 #     sudo systemd/install.sh --venv-only  only the OS packages and the venv (make pi-check
@@ -13,10 +14,19 @@
 # kitchen); --public-screen runs the service with the public view on the HDMI display.
 # Every step first checks whether it is needed, so a second run changes nothing.
 # COMPANION_ROOT=/some/dir puts every path under that directory (the tests use it).
+#
+# The same script is package data of the companion (companion/service_files is this folder),
+# run by `companion install-service`, `update` and `uninstall` with no checkout: they set
+# COMPANION_REQUIREMENT (what pip installs: a wheel, an sdist, a URL), COMPANION_TABLES (the
+# installed example tables) and COMPANION_COMMAND (what the user typed, for the messages).
 set -eu
 
 ROOT="${COMPANION_ROOT:-}"
-SRC="$(cd "$(dirname "$0")/.." && pwd)"
+HERE="$(cd "$(dirname "$0")" && pwd)"  # the unit, the udev rule and their README
+SRC="$(cd "$HERE/.." && pwd)"  # in a checkout, the tree
+REQUIREMENT="${COMPANION_REQUIREMENT:-}"
+TABLES="${COMPANION_TABLES:-$SRC/hardware/tables}"
+COMMAND="${COMPANION_COMMAND:-$0}"
 PYTHON="${PYTHON:-python3}"
 # One name for the service, its user, unit, state and config directories. "companion" alone
 # is another program's too (Bitfocus Companion Pi's user and unit): an earlier install of ours
@@ -59,7 +69,7 @@ fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 need_root() {
     if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
-        fail "run it as root: sudo $0 $*"
+        fail "run it as root: sudo $COMMAND${*:+ $*}"
     fi
 }
 
@@ -128,21 +138,49 @@ source_hash() {
         | sha256sum | cut -d' ' -f1
 }
 
-ensure_venv() {
-    wanted="$(source_hash)"
-    if [ -f "$VENV/.source-hash" ] && [ "$(cat "$VENV/.source-hash")" = "$wanted" ]; then
-        return
-    fi
+make_venv() {
     install -d -m 0755 "$PREFIX"
     if ! grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg" 2>/dev/null; then
         # --clear: a venv from an older install.sh, without the system's packages, is remade.
         "$PYTHON" -m venv --clear --system-site-packages "$VENV"
     fi
-    # --prefer-binary: an older release with a wheel for this machine rather than a build.
-    "$VENV/bin/pip" install --quiet --upgrade --prefer-binary "$SRC[pi]" || explain_pip_failure
+}
+
+pip_install() {  # --prefer-binary: an older release with a wheel for this machine, not a build
+    "$VENV/bin/pip" install --quiet --upgrade --prefer-binary "$1" || explain_pip_failure
+}
+
+ensure_venv() {
+    if [ -n "$REQUIREMENT" ]; then
+        ensure_venv_from_requirement
+        return
+    fi
+    # From a checkout: pip rebuilds a source tree at every install, so it runs only when the
+    # tree changed.
+    wanted="$(source_hash)"
+    if [ -f "$VENV/.source-hash" ] && [ "$(cat "$VENV/.source-hash")" = "$wanted" ]; then
+        return
+    fi
+    make_venv
+    pip_install "$SRC[pi]"
     echo "$wanted" > "$VENV/.source-hash"
     CHANGED=1
     say "installed the companion into $VENV"
+}
+
+ensure_venv_from_requirement() {
+    # A wheel, an sdist or a URL: only pip knows whether it is newer than what the venv has,
+    # so pip always runs and what the venv holds (pip freeze: every package's version, a URL's
+    # commit) says whether anything changed.
+    make_venv
+    before="$("$VENV/bin/pip" freeze --all 2>/dev/null || true)"
+    pip_install "$REQUIREMENT"
+    if [ "$("$VENV/bin/pip" freeze --all)" = "$before" ]; then
+        say "the companion in $VENV is up to date ($REQUIREMENT)"
+        return
+    fi
+    CHANGED=1
+    say "installed $REQUIREMENT into $VENV"
 }
 
 report_pins() {
@@ -157,7 +195,7 @@ report_pins() {
     say "  of pods only runs. What does not: GPIO buttons, buzzer and motors (gpiozero's own"
     say "  fallback driver has no PWM and does not cope with today's kernels), so the service"
     say "  fails at start (and retries) with a table.toml that has wired seats or a buzzer."
-    say "  Fix: sudo apt install python3-lgpio && sudo $0"
+    say "  Fix: sudo apt install python3-lgpio && sudo $COMMAND"
 }
 
 # --- the account, the table, the Pi's set-up -------------------------------------------------
@@ -243,7 +281,7 @@ ensure_account() {
 }
 
 ensure_config() {
-    example="$SRC/hardware/tables/$TABLE.toml"
+    example="$TABLES/$TABLE.toml"
     if [ -e "$ETC/table.toml" ]; then
         if [ "$TABLE_GIVEN" -eq 1 ] && ! cmp -s "$example" "$ETC/table.toml"; then
             say "kept your $ETC/table.toml; to start again from the $TABLE example, remove it"
@@ -346,7 +384,7 @@ install_file() {  # install_file SOURCE TARGET: copy when different; CHANGED=1 i
 ensure_udev_rule() {
     before="$CHANGED"
     CHANGED=0
-    install_file "$SRC/systemd/99-table-companion-pods.rules" "$UDEV_RULE"
+    install_file "$HERE/99-table-companion-pods.rules" "$UDEV_RULE"
     if [ "$CHANGED" -eq 1 ] && [ -z "$ROOT" ] && command -v udevadm >/dev/null; then
         udevadm control --reload && udevadm trigger --subsystem-match=tty || true
     fi
@@ -363,8 +401,8 @@ public_screen_unit() {
 ensure_unit() {
     before="$CHANGED"
     CHANGED=0
-    install_file "$SRC/systemd/$SERVICE" "$UNIT"
-    install_file "$SRC/systemd/README.md" "$PREFIX/README.systemd.md"
+    install_file "$HERE/$SERVICE" "$UNIT"
+    install_file "$HERE/README.md" "$PREFIX/README.systemd.md"
     if [ "$PUBLIC_SCREEN" = on ]; then
         public_screen_unit > "$PREFIX/public-screen.conf"
         install_file "$PREFIX/public-screen.conf" "$DROP_IN"
@@ -380,6 +418,11 @@ ensure_unit() {
 }
 
 ensure_running() {
+    if [ "$MODE" = update ] && ! systemctl is-active --quiet "$SERVICE"; then
+        say "$SERVICE was not running and stays stopped (to start it: sudo systemctl start" \
+            "$SERVICE)"
+        return
+    fi
     if ! systemctl is-enabled --quiet "$SERVICE"; then
         systemctl enable "$SERVICE"
     fi
@@ -408,10 +451,16 @@ ensure_voices() {  # the spoken prompts are made once, at install time (companio
     fi
 }
 
+toml_string() {  # toml_string TEXT: TEXT as a TOML basic string
+    printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
+}
+
 service_settings() {
     printf '# Written by install.sh: the service'"'"'s table.toml and games, for companion\n'
-    printf '# check-config and companion audit with no paths given.\n'
+    printf '# check-config and companion audit with no paths given; what pip installed it\n'
+    printf '# from, for companion update with no source given.\n'
     printf 'config = "/etc/table-companion/table.toml"\nstate_dir = "%s"\n' "$HOME_DIR"
+    printf 'requirement = %s\n' "$(toml_string "${REQUIREMENT:-$SRC[pi]}")"
 }
 
 ensure_command() {
@@ -451,6 +500,11 @@ install_all() {
     ensure_unit
     ensure_running
     report_pins
+    if [ "$MODE" = update ]; then
+        say "done: updated; $ETC/table.toml, the saved games and the table's memory in" \
+            "$HOME_DIR are as they were"
+        return
+    fi
     say "done: systemctl status $SERVICE; saved games in $HOME_DIR; check your table.toml"
     say "  with: sudo companion check-config"
 }
@@ -499,17 +553,42 @@ uninstall_all() {
     done
     say "removed the service, $PREFIX, $ETC, the pods' udev rule and the user $ACCOUNT"
     saved_games "$@"
-    say "left on: I2C (its dtparam and dtoverlay lines in config.txt, i2c-dev in /etc/modules)" \
-        "and the OS packages it installed (python3-lgpio, espeak-ng)"
+    left_behind
+}
+
+# What the install set up that other programs may use too: the uninstall names it, and leaves it.
+OUR_BOOT_LINES='^(dtparam=i2c_arm=on|dtparam=i2c_arm_baudrate=400000|dtoverlay=i2c-mux,pca9548,addr=0x70|core_freq=250)$'
+OS_PACKAGES="python3-venv python3-lgpio espeak-ng $ARMHF_PACKAGES"
+
+left_behind() {
+    for config in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
+        lines="$(grep -E "$OUR_BOOT_LINES" "$config" 2>/dev/null | tr '\n' ' ')" || true
+        if [ -n "$lines" ]; then
+            say "left on: I2C, in $config: ${lines% }"
+        fi
+    done
+    if grep -qx "i2c-dev" "$ROOT/etc/modules" 2>/dev/null; then
+        say "left on: i2c-dev in $ROOT/etc/modules"
+    fi
+    packages=""
+    for package in $OS_PACKAGES; do
+        if apt_installed "$package"; then
+            packages="$packages $package"
+        fi
+    done
+    if [ -n "$packages" ]; then
+        say "left installed: the OS packages$packages (other programs may need them)"
+    fi
+    say "left as they are: the device groups ($DEVICE_GROUPS)"
 }
 
 usage() {
-    fail "usage: $0 [--table NAME] [--public-screen | --no-public-screen] | --venv-only |" \
-        "--uninstall [--purge]"
+    fail "usage: $0 [--table NAME] [--public-screen | --no-public-screen] | --update |" \
+        "--venv-only | --uninstall [--purge]"
 }
 
 examples() {
-    for file in "$SRC"/hardware/tables/*.toml; do
+    for file in "$TABLES"/*.toml; do
         printf '%s ' "$(basename "$file" .toml)"
     done
 }
@@ -524,12 +603,13 @@ while [ $# -gt 0 ]; do
             TABLE="$2"
             TABLE_GIVEN=1
             shift
-            [ -f "$SRC/hardware/tables/$TABLE.toml" ] || fail "no example table '$TABLE';" \
+            [ -f "$TABLES/$TABLE.toml" ] || fail "no example table '$TABLE';" \
                 "the examples: $(examples)"
             ;;
         --public-screen) PUBLIC_SCREEN=on ;;
         --no-public-screen) PUBLIC_SCREEN=off ;;
         --venv-only) MODE=venv ;;
+        --update) MODE=update ;;
         --uninstall) MODE=uninstall ;;
         --purge) PURGE=--purge ;;
         *) usage ;;
@@ -539,10 +619,13 @@ done
 if [ -n "$PURGE" ] && [ "$MODE" != uninstall ]; then
     usage
 fi
+if [ "$MODE" = update ] && { [ "$TABLE_GIVEN" -eq 1 ] || [ -n "$PUBLIC_SCREEN" ]; }; then
+    usage  # an update keeps the table's settings; a new table or screen is an install's
+fi
 
 need_root $ARGS
 case "$MODE" in
-    install) install_all ;;
+    install | update) install_all ;;
     venv) venv_only ;;
     uninstall) uninstall_all $PURGE ;;
 esac

@@ -73,8 +73,12 @@ elif name == "systemctl":
         put(flag + "-" + verb[1], on)
 elif name == "dpkg":
     print((state / "arch").read_text() if has("arch") else "arm64")
+elif name == "pip" and args[:1] == ["freeze"]:
+    print((state / "pip-installed").read_text() if has("pip-installed") else "", end="")
 elif name == "pip" and has("pip-fails"):
     sys.exit(1)
+elif name == "pip":
+    (state / "pip-installed").write_text(args[-1] + "\\n")
 elif name == "dpkg-query":
     if not has("deb-" + args[-1]):
         sys.exit(1)
@@ -101,7 +105,7 @@ elif name in ("python3", "python") and args[:1] == ["-c"]:
 GROUPS_ON_PI_OS = ("gpio", "i2c", "dialout", "audio", "video", "render")
 SERVICE = "table-companion.service"
 READ_ONLY_CALLS = {"getent", "id", "dpkg", "systemctl is-enabled", "systemctl is-active",
-                   "dpkg-query", "apt-cache", "python3 -c", "python -c"}
+                   "dpkg-query", "apt-cache", "python3 -c", "python -c", "pip freeze"}
 KITCHEN_BOOT = ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
                 "dtoverlay=i2c-mux,pca9548,addr=0x70"]
 STEADY_I2C_CLOCK = ["[pi3]", "core_freq=250", "[pi02]", "core_freq=250", "[all]"]
