@@ -95,6 +95,25 @@ def parser() -> argparse.ArgumentParser:
     pod = commands.add_parser("pod-firmware", help="write a seat pod's firmware files to DIR, "
                                                    "ready for mpremote")
     pod.add_argument("folder", metavar="DIR")
+
+    service = commands.add_parser("install-service", help="as root: install the companion as "
+                                  "the Pi's service, or bring the install up to date")
+    service.add_argument("--table", metavar="NAME",
+                         help="the example table.toml to start from (default kitchen)")
+    screen = service.add_mutually_exclusive_group()
+    screen.add_argument("--public-screen", action="store_true",
+                        help="the public view on the HDMI display")
+    screen.add_argument("--no-public-screen", action="store_true")
+    service.add_argument("--from", dest="source", metavar="SOURCE",
+                         help="a wheel, an sdist or a URL (default: where this companion "
+                              "was installed from)")
+    update = commands.add_parser("update", help="as root: update the installed service; its "
+                                                "table.toml, games and memory stay")
+    update.add_argument("source", nargs="?", metavar="SOURCE",
+                        help="a wheel, an sdist or a URL (default: the install's own)")
+    uninstall = commands.add_parser("uninstall", help="as root: remove the service; says "
+                                                      "what it leaves")
+    uninstall.add_argument("--purge", action="store_true", help="the saved games too")
     return top
 
 
@@ -169,6 +188,17 @@ def _dispatch(options: argparse.Namespace) -> int:
         from .voices import make_voices
 
         return make_voices(None, options.voice)
+    if options.command in ("install-service", "update", "uninstall"):
+        from . import service_cli
+
+        if options.command == "update":
+            return service_cli.update(options.source)
+        if options.command == "uninstall":
+            return service_cli.uninstall(options.purge)
+        args = ["--table", options.table] if options.table else []
+        args += ["--public-screen"] if options.public_screen else []
+        args += ["--no-public-screen"] if options.no_public_screen else []
+        return service_cli.install_service(options.source, args)
     if options.command == "play" or options.command is None:
         from .play import PlaySettings, play
 

@@ -2,7 +2,8 @@
 and ``companion audit`` need no paths.
 
 systemd/install.sh writes ``service.toml`` beside the venv it installs
-(/opt/table-companion/service.toml: where the unit's table.toml and state directory are). The
+(/opt/table-companion/service.toml: where the unit's table.toml and state directory are, and
+what pip installed the companion from). The
 ``companion`` on PATH is that venv's, so the parent of its ``sys.prefix`` holds the file; a
 checkout's .venv or a laptop has none, and the commands ask for their paths as before. A file
 beside the venv, not a question to systemd: it answers without systemd running (a chroot, a
@@ -32,13 +33,15 @@ class NotInstalled(CompanionError):
 class InstalledService:
     config: Path  # the unit's --table
     state_dir: Path  # its StateDirectory=, unless table.toml's [table] state_dir moves it
+    requirement: str | None  # what pip installed it from (companion update's default)
 
 
 def installed_service(prefix: Path = Path(sys.prefix)) -> InstalledService | None:
     """The service this ``companion``'s venv (``prefix``) was installed for; None if none."""
     try:
         data = tomllib.loads((prefix.parent / SETTINGS_NAME).read_text())
-        return InstalledService(Path(data["config"]), Path(data["state_dir"]))
+        return InstalledService(Path(data["config"]), Path(data["state_dir"]),
+                                data.get("requirement"))
     except (OSError, tomllib.TOMLDecodeError, KeyError):
         return None
 

@@ -14,10 +14,14 @@ from pathlib import Path
 POD_PROTOCOL = "podproto"  # the package the Pi imports too; on the pod, a folder of that name
 
 
+def example_tables_folder() -> Path:
+    """The folder of the shipped example tables (install.sh starts table.toml from one)."""
+    return Path(str(files("hardware") / "tables"))
+
+
 def example_tables() -> dict[str, Traversable]:
     """Every shipped example table.toml by its name (the file name without ``.toml``)."""
-    folder = files("hardware") / "tables"
-    return {entry.name.removesuffix(".toml"): entry for entry in folder.iterdir()
+    return {entry.name.removesuffix(".toml"): entry for entry in example_tables_folder().iterdir()
             if entry.name.endswith(".toml")}
 
 

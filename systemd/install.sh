@@ -22,11 +22,10 @@
 set -eu
 
 ROOT="${COMPANION_ROOT:-}"
-HERE="$(cd "$(dirname "$0")" && pwd)"  # the unit, the udev rule and their README
+HERE="$(cd "$(dirname "$0")" && pwd -P)"  # the unit, the udev rule and their README
 SRC="$(cd "$HERE/.." && pwd)"  # in a checkout, the tree
 REQUIREMENT="${COMPANION_REQUIREMENT:-}"
 TABLES="${COMPANION_TABLES:-$SRC/hardware/tables}"
-COMMAND="${COMPANION_COMMAND:-$0}"
 PYTHON="${PYTHON:-python3}"
 # One name for the service, its user, unit, state and config directories. "companion" alone
 # is another program's too (Bitfocus Companion Pi's user and unit): an earlier install of ours
@@ -69,7 +68,7 @@ fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 need_root() {
     if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
-        fail "run it as root: sudo $COMMAND${*:+ $*}"
+        fail "run it as root: sudo $COMMAND"
     fi
 }
 
@@ -594,6 +593,7 @@ examples() {
 }
 
 ARGS="$*"
+COMMAND="${COMPANION_COMMAND:-$0${ARGS:+ $ARGS}}"  # to run this again, as it was run
 MODE=install
 PURGE=""
 while [ $# -gt 0 ]; do
@@ -623,7 +623,7 @@ if [ "$MODE" = update ] && { [ "$TABLE_GIVEN" -eq 1 ] || [ -n "$PUBLIC_SCREEN" ]
     usage  # an update keeps the table's settings; a new table or screen is an install's
 fi
 
-need_root $ARGS
+need_root
 case "$MODE" in
     install | update) install_all ;;
     venv) venv_only ;;

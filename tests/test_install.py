@@ -515,3 +515,22 @@ def test_pi_check_names_no_package_archive():
     registry's address."""
     script = (REPO / "tools/pi-check.sh").read_text()
     assert "://" not in script
+
+
+def test_uninstall_names_each_thing_it_leaves(pi):
+    """What the install set up that other programs may use stays, and the uninstall names
+    each: our lines in config.txt, i2c-dev, the OS packages present, the device groups."""
+    state = pi[3]
+    (state / "deb-python3-lgpio").touch()
+    run(pi)
+    run(pi, "--uninstall")
+    left = [line for line in said(pi).splitlines() if line.startswith("install.sh: left")]
+    config = pi[1] / "boot/firmware/config.txt"
+    assert left == [
+        f"install.sh: left on: I2C, in {config}: {' '.join(KITCHEN_BOOT)} core_freq=250"
+        " core_freq=250",
+        f"install.sh: left on: i2c-dev in {pi[1]}/etc/modules",
+        "install.sh: left installed: the OS packages python3-lgpio (other programs may need"
+        " them)",
+        "install.sh: left as they are: the device groups (gpio i2c dialout audio video render)",
+    ]
