@@ -9,7 +9,8 @@ an interpreter costs before any of the companion is loaded.
 - ``memory SEATS PLAYERS THINK``: play a whole game through the buttons (``THINK`` table
   seconds between moves), then report resident memory.
 - ``idle LOOP JOURNAL``: start a game with the hourglass running, journaled as in production
-  (the app writes the sand every few seconds), say ``ready``, then run the app on loop
+  (the app writes the sand every few seconds), with the speaker open and silent (SDL's dummy
+  audio: its audio thread as on a Pi's sound card), say ``ready``, then run the app on loop
   ``LOOP`` (``event`` or ``poll``) until the parent ends us.
 - ``reconnects ROUNDS``: an 8-seat table started, then every display reconnected (a new luma
   device, luma's init sequence) and redrawn in full ``ROUNDS`` times; the growth of
@@ -55,12 +56,17 @@ def memory(seats: str, players: str, think: str) -> dict:
 
 
 def idle(loop: str, journal_path: str) -> dict:
+    import os
     import queue
     import threading
     from pathlib import Path
 
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # before drivers.voice imports pygame
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is our JSON
+
     from companion.app import App
     from hardware.base import QuitRequested
+    from hardware.drivers.voice import PromptCache, open_speaker
     from hardware.headless import HeadlessTable
 
     from .journal import RunningJournal
@@ -69,6 +75,8 @@ def idle(loop: str, journal_path: str) -> dict:
 
     events: queue.Queue = queue.Queue()
     with HeadlessTable(range(1, SEATS + 1), events.put) as table:
+        voice = PromptCache(Path(journal_path).parent / "voice")
+        table.hardware.speaker = open_speaker(voice, volume=0.8)
         app = App(table.hardware, journal=RunningJournal(Path(journal_path)))
         lookout = deal_to_start(app, PLAYERS, {"hourglass": "180"})
         app.choose(lookout, "start", app.clock())

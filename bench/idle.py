@@ -1,8 +1,8 @@
 """Idle CPU and wake-ups with the hourglass running, read from /proc of a separate process.
 
 Two children start the same game and sit with the hourglass running, nobody pressing, each
-with its own SQLite journal: one on the app's own loop, one on the naive 10 ms poll. Both are
-watched over the same window.
+with its own SQLite journal and a silent speaker: one on the app's own loop, one on the naive
+10 ms poll. Both are watched over the same window, every thread of each (bench/proc.py).
 """
 
 from __future__ import annotations
@@ -13,12 +13,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from hardware.drivers.voice import SILENT_CLOSE
+
 from .proc import sample, wakeups_between
 from .processes import start_child
 from .report import Figure
 from .sizes import Sizes
 
-SETTLE = 1.0  # let the start tune and the first redraws finish before counting
+# Before counting: the start tune and the first redraws finish, and the speaker, silent since
+# it opened, closes its mixer (hardware/drivers/voice.py).
+SETTLE = SILENT_CLOSE + 1.0
 SCRATCH = Path(__file__).resolve().parent  # on the disk the companion would use
 
 

@@ -1,8 +1,10 @@
 """What Linux's /proc says about a process: CPU time, wake-ups, resident memory.
 
-Wake-ups are voluntary context switches: each time a thread blocks (a queue wait, a sleep)
-and is woken again. Summed over every thread of the process, keyed by thread id, so a thread
-that starts or ends during the window is counted for the time it lived.
+Wake-ups are context switches: voluntary (a thread blocked, on a queue wait, a sleep, and was
+woken again) and involuntary (the scheduler took a running thread's core), both a core woken
+for this process. Summed over every thread of the process (SDL's audio thread and the bus
+writers included, not only the loop's), keyed by thread id, so a thread that starts or ends
+during the window is counted for the time it lived.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ TICKS = os.sysconf("SC_CLK_TCK")
 @dataclass(frozen=True)
 class Sample:
     cpu_seconds: float
-    switches: dict[int, int]  # thread id -> voluntary context switches so far
+    switches: dict[int, int]  # thread id -> context switches so far
 
 
 def sample(pid: int) -> Sample:
-    return Sample(cpu_seconds(pid), voluntary_switches(pid))
+    return Sample(cpu_seconds(pid), switches(pid))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -31,11 +33,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14, 15)
 
 
-def voluntary_switches(pid: int) -> dict[int, int]:
+def switches(pid: int) -> dict[int, int]:
+    """Each thread's voluntary plus involuntary context switches so far."""
     counts = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            counts[int(task.name)] = _status_field(task / "status", "voluntary_ctxt_switches")
+            status = task / "status"
+            counts[int(task.name)] = (_status_field(status, "voluntary_ctxt_switches")
+                                      + _status_field(status, "nonvoluntary_ctxt_switches"))
         except FileNotFoundError:  # the thread ended while we looked
             continue
     return counts

@@ -123,6 +123,23 @@ def test_mixer_plays_prompts_one_after_another(speaker_of):
     assert speaker.spoken == ["Seat 3 takes POWER.", "Seat 3 draws a Hero."]
 
 
+def test_mixer_closes_when_silent_and_a_tune_still_plays(speaker_of):
+    """Silence closes the audio device (its audio thread would wake the table ~43 times a
+    second); the next tune opens it again and is played."""
+    speaker = speaker_of(None, silent_close=0.05)
+    assert speaker.wait_closed(WAIT)
+    assert not pygame.mixer.get_init() and not _audio_threads()
+    speaker.play("alarm")
+    assert speaker.wait_idle(WAIT)
+    assert speaker.chimed == ["alarm"] and _audio_threads()
+
+
+def _audio_threads() -> list[str]:
+    """The names of SDL's audio threads in this process."""
+    names = (task / "comm" for task in Path("/proc/self/task").iterdir())
+    return [name for path in names if (name := path.read_text().strip()).startswith("SDLAudio")]
+
+
 def test_mixer_text_without_prompt_is_skipped(speaker_of):
     """Without espeak-ng and without a cached prompt the speaker stays quiet and moves on."""
     speaker = speaker_of(None)

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import luma.core.device
 import luma.core.error
@@ -106,6 +107,12 @@ class Addressing:
         data blocks (2 bytes each extra). A link with another cost overrides this."""
         return 2 + self.address_bytes + size + 2 * -(-size // I2C_BLOCK)
 
+    @cached_property
+    def costs(self) -> tuple[int, ...]:
+        """:meth:`size_cost` of every size a window can have, made once: the planner looks
+        costs up (about 65 a frame) rather than calling for each."""
+        return tuple(self.size_cost(size) for size in range(FRAME_BYTES + 1))
+
 
 @dataclass(frozen=True)
 class Controller(Addressing):
@@ -161,78 +168,88 @@ CONTROLLERS = {
 def plan(old: bytes | None, new: bytes, controller: Addressing) -> list[Window]:
     """The cheapest windows that turn RAM ``old`` (None: unknown) into ``new``.
 
-    Planned on plain integers (``(start, end)`` column runs, costs from sizes): this runs for
-    every changed screen of every event, so no :class:`Window` is made until the answer.
+    Planned on plain integers (``(start, end)`` column runs, costs looked up by size): this
+    runs for every changed screen of every event, so no :class:`Window` is made until the
+    answer and no cost is computed twice.
     """
-    cost = controller.size_cost
-    runs = [_page_runs(old, new, page, cost) for page in range(PAGES)]
+    if old == new:
+        return []
+    cost = controller.costs
+    runs = _runs(old, new, cost)
     if not controller.multi_page:
         return [Window(page, page, start, end)
                 for page in range(PAGES) for start, end in runs[page]]
     changed = [page for page in range(PAGES) if runs[page]]
-    if not changed:
-        return []
     first, last = changed[0], changed[-1] + 1  # pages outside cost nothing either way
     return _merge_pages(runs[first:last], cost, first)
 
 
 Run = tuple[int, int]
-SizeCost = Callable[[int], int]
+Costs = tuple[int, ...]  # the cost of a window of each size, 0..FRAME_BYTES
 
 
-def _page_runs(old: bytes | None, new: bytes, page: int, cost: SizeCost) -> list[Run]:
-    """Changed column runs of one page, merged wherever one write costs no more than two."""
-    base = page * WIDTH
-    row = new[base : base + WIDTH]
+def _runs(old: bytes | None, new: bytes, cost: Costs) -> list[list[Run]]:
+    """Each page's changed column runs, merged wherever one write costs no more than two.
+
+    XOR of the two frames as integers marks every changed byte non-zero, and a regular
+    expression finds each page's runs: both in C, as this runs for every frame.
+    """
     if old is None:
-        return [(0, WIDTH)]
-    before = old[base : base + WIDTH]
-    if before == row:
-        return []
-    spans: list[Run] = []
-    for start, end in _changed_runs(before, row):
-        if spans:
-            left, right = spans[-1]
-            if cost(end - left) <= cost(right - left) + cost(end - start):
-                spans[-1] = (left, end)
-                continue
-        spans.append((start, end))
-    return spans
+        return [[(0, WIDTH)] for _ in range(PAGES)]
+    diff = _xor(old, new)
+    pages: list[list[Run]] = []
+    for base in range(0, FRAME_BYTES, WIDTH):
+        spans: list[Run] = []
+        for match in _CHANGED.finditer(diff, base, base + WIDTH):
+            start, end = match.span()
+            start, end = start - base, end - base
+            if spans:
+                left, right = spans[-1]
+                if cost[end - left] <= cost[right - left] + cost[end - start]:
+                    spans[-1] = (left, end)
+                    continue
+            spans.append((start, end))
+        pages.append(spans)
+    return pages
 
 
 _CHANGED = re.compile(rb"[^\x00]+")
 
 
 def _changed_runs(before: bytes, after: bytes) -> list[Run]:
-    """``(start, end)`` of each run of columns that differ: a clock tick has one or two.
-
-    XOR of the two rows as integers marks every changed byte non-zero, and a regular
-    expression finds the runs: both in C, as this runs for every page of every frame.
-    """
-    size = len(after)
-    diff = (int.from_bytes(before, "big") ^ int.from_bytes(after, "big")).to_bytes(size, "big")
-    return [match.span() for match in _CHANGED.finditer(diff)]
+    """``(start, end)`` of each run of bytes that differ (the planner's reference in the
+    tests and the bench's optimum search read one page's runs this way)."""
+    return [match.span() for match in _CHANGED.finditer(_xor(before, after))]
 
 
-def _merge_pages(runs: list[list[Run]], cost: SizeCost, first: int) -> list[Window]:
+def _xor(before: bytes, after: bytes) -> bytes:
+    """Every byte that differs non-zero, every other zero: one XOR of two integers, in C."""
+    return (int.from_bytes(before, "big") ^ int.from_bytes(after, "big")).to_bytes(
+        len(after), "big")
+
+
+def _merge_pages(runs: list[list[Run]], cost: Costs, first: int) -> list[Window]:
     """Split the pages into groups, each sent page by page or as one window (cheapest overall).
 
     ``runs`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned. A
     group of one page sends its own runs; a longer group one window bounding all its runs.
     ``best[end]`` is the cheapest plan of the first ``end`` pages and where its last group
-    starts; among equal costs the earliest start wins.
+    starts; among equal costs the earliest start wins. A page's runs are in column order, so
+    its bounds are its first run's start and its last run's end (none: WIDTH..0).
     """
-    alone = [sum(cost(end - start) for start, end in page) for page in runs]
+    lows = [page[0][0] if page else WIDTH for page in runs]
+    highs = [page[-1][1] if page else 0 for page in runs]
+    alone = [sum(cost[end - start] for start, end in page) for page in runs]
     best: list[tuple[int, int]] = [(0, 0)]
     for end in range(1, len(runs) + 1):
-        choice = (best[end - 1][0] + alone[end - 1], end - 1)
-        left, right = _bounds(runs[end - 1], WIDTH, 0)
+        choice, where = best[end - 1][0] + alone[end - 1], end - 1
+        left, right = lows[end - 1], highs[end - 1]
         for start in range(end - 2, -1, -1):
-            left, right = _bounds(runs[start], left, right)
-            group = cost((right - left) * (end - start)) if right > left else 0
-            if best[start][0] + group <= choice[0]:
-                choice = (best[start][0] + group, start)
-        best.append(choice)
+            left, right = min(left, lows[start]), max(right, highs[start])
+            total = best[start][0] + (cost[(right - left) * (end - start)] if right > left else 0)
+            if total <= choice:
+                choice, where = total, start
+        best.append((choice, where))
     windows: list[Window] = []
     end = len(runs)
     while end > 0:
@@ -241,20 +258,11 @@ def _merge_pages(runs: list[list[Run]], cost: SizeCost, first: int) -> list[Wind
             windows[:0] = [Window(first + start, first + start, low, high)
                            for low, high in runs[start]]
         else:
-            left, right = WIDTH, 0
-            for page in runs[start:end]:
-                left, right = _bounds(page, left, right)
+            left, right = min(lows[start:end]), max(highs[start:end])
             if right > left:
                 windows.insert(0, Window(first + start, first + end - 1, left, right))
         end = start
     return windows
-
-
-def _bounds(runs: list[Run], left: int, right: int) -> Run:
-    """The columns ``left..right`` widened to cover ``runs``."""
-    for low, high in runs:
-        left, right = min(left, low), max(right, high)
-    return left, right
 
 
 class OledScreen(SeatScreen):

@@ -13,6 +13,13 @@ once and over any speech (a tune waiting behind a narration would come too late)
 play one after another; one that waited longer than ``STALE_AFTER`` is dropped rather than
 spoken out of step with the screens. An optional masking noise covers the table's private
 steps (a scripted check with eyes shut), since a quiet room gives away who moves.
+
+The mixer is open only while there is something to hear: an open audio device has SDL's
+audio thread wake for every buffer (about 43 times a second at this rate, sound or not),
+which was most of an idle table's wake-ups. It opens at start (so a machine without a sound
+card is known at once), closes after ``SILENT_CLOSE`` seconds with nothing playing, and the
+speaker thread opens it again for the next prompt or tune (about 1 ms with SDL's dummy
+driver here; closing waits about 50 ms for SDL's audio thread, on the speaker thread).
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ MASK_FADE_MS = 800
 MASK_SECONDS = 2.0  # the length of the looped noise
 TONE_LEVEL = 0.5  # of full scale: a tune stands out without drowning the voice
 TONE_FADE = 0.004  # seconds of fade at each end of a note: no click
+SILENT_CLOSE = 5.0  # seconds with nothing playing before the mixer closes
 
 Synthesizer = Callable[[str, str, Path], None]  # (text, voice, WAV file to write)
 
@@ -159,16 +167,35 @@ def tune_samples(name: str, rate: int = RATE) -> bytes:
     return samples.tobytes()
 
 
+@dataclass(frozen=True)
+class _Said:
+    text: str
+    at: float
+    volume: float
+
+
+@dataclass(frozen=True)
+class _Chime:
+    tune: str
+    level: float
+
+
 class MixerSpeaker(Speaker, Closing):
     """The table's loudspeaker through pygame.mixer; a context manager that closes it."""
 
     def __init__(self, cache: PromptCache, *, volume: float = 0.8,
-                 masking: MaskingPlan | None = None) -> None:
+                 masking: MaskingPlan | None = None, silent_close: float = SILENT_CLOSE) -> None:
         self.cache = cache
         self.volume = max(0.0, min(1.0, volume))
         self.masking = masking
         self.spoken: list[str] = []  # texts whose prompt started playing, for logs and tests
-        self._queue: queue.Queue[tuple[str, float, float] | None] = queue.Queue()
+        self.chimed: list[str] = []  # and tunes
+        self._silent_close = silent_close
+        self._queue: queue.Queue[_Said | _Chime | None] = queue.Queue()
+        self._mixer = threading.Lock()  # held while the mixer opens, closes or starts a sound
+        self._open = False
+        self._noise_samples = masking_noise()  # kept: each opening of the mixer loads them
+        self._tune_samples = {name: tune_samples(name) for name in tunes.TUNES}
         self._said = self._handled = 0
         self._progress = threading.Condition()
         self._stop = threading.Event()
@@ -181,9 +208,7 @@ class MixerSpeaker(Speaker, Closing):
             raise AudioUnavailable(str(self._failure or "the mixer did not start"))
 
     def say(self, text: str, volume: float = 1.0) -> None:
-        with self._progress:
-            self._said += 1
-        self._queue.put((text, time.monotonic(), max(0.0, min(1.0, volume))))
+        self._hand_over(_Said(text, time.monotonic(), max(0.0, min(1.0, volume))))
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every text said so far has been handled (started, or skipped)."""
@@ -191,15 +216,25 @@ class MixerSpeaker(Speaker, Closing):
             return self._progress.wait_for(lambda: self._handled >= self._said, timeout)
 
     def play(self, tune: str, volume: float = 1.0) -> None:
-        """Start the tune now on its own channel (a new tune cuts the one before short)."""
-        sound = self._tunes.get(tune)
-        if sound is None:
+        """Start the tune now on its own channel (a new tune cuts the one before short); with
+        the mixer closed, the speaker thread opens it and starts the tune (it waits for no
+        prompt then: nothing is playing)."""
+        if tune not in self._tune_samples:
             tunes.tune(tune)  # an unknown name: the ValueError lists the known ones
             return
         if volume <= 0:
             return
-        sound.set_volume(self.volume * min(1.0, volume))
-        self._chime.play(sound)
+        chime = _Chime(tune, self.volume * min(1.0, volume))
+        with self._mixer:
+            if self._open:
+                self._start_chime(chime)
+                return
+        self._hand_over(chime)
+
+    def wait_closed(self, timeout: float) -> bool:
+        """Wait until the mixer has closed for silence (its audio thread gone)."""
+        with self._progress:
+            return self._progress.wait_for(lambda: not self._open, timeout)
 
     def is_chiming(self) -> bool:
         return bool(pygame.mixer.get_init()) and self._chime.get_busy()
@@ -217,28 +252,78 @@ class MixerSpeaker(Speaker, Closing):
 
     # ------------------------------------------------------------ the speaker thread
 
+    def _hand_over(self, item: _Said | _Chime) -> None:
+        with self._progress:
+            self._said += 1
+        self._queue.put(item)
+
     def _run(self) -> None:
         quiet_alsa()  # its messages would scribble over the table and stay after it quits
         try:
-            pygame.mixer.init(frequency=RATE, size=-16, channels=1)
-            self._voice, self._mask = pygame.mixer.Channel(0), pygame.mixer.Channel(1)
-            self._chime = pygame.mixer.Channel(2)
-            self._noise = pygame.mixer.Sound(buffer=masking_noise())
-            self._tunes = {name: pygame.mixer.Sound(buffer=tune_samples(name))
-                           for name in tunes.TUNES}
+            with self._mixer:
+                self._open_mixer()
         except pygame.error as error:
             self._failure = error
             self._ready.set()
             return
         self._ready.set()
         try:
-            for item in iter(self._queue.get, None):
-                self._speak(*item)
-                with self._progress:
-                    self._handled += 1
-                    self._progress.notify_all()
+            self._serve()
         finally:
-            pygame.mixer.quit()
+            with self._mixer:
+                self._close_mixer()
+
+    def _serve(self) -> None:
+        """Take what was said or played; close the mixer after ``SILENT_CLOSE`` seconds
+        with nothing to take and nothing playing (while closed, wait without a timeout)."""
+        while True:
+            try:
+                item = self._queue.get(timeout=self._silent_close if self._open else None)
+            except queue.Empty:
+                with self._mixer:
+                    if not pygame.mixer.get_busy():
+                        self._close_mixer()
+                continue
+            if item is None:
+                return
+            try:
+                with self._mixer:
+                    self._open_mixer()
+                    if isinstance(item, _Chime):
+                        self._start_chime(item)
+                if isinstance(item, _Said):
+                    self._speak(item.text, item.at, item.volume)
+            except pygame.error as error:
+                log.warning("the speaker did not open again (%s): stays silent", error)
+            with self._progress:
+                self._handled += 1
+                self._progress.notify_all()
+
+    def _open_mixer(self) -> None:
+        """Open the mixer and load the tunes and the noise, unless it is open (the caller
+        holds the mixer's lock)."""
+        if self._open:
+            return
+        pygame.mixer.init(frequency=RATE, size=-16, channels=1)
+        self._voice, self._mask = pygame.mixer.Channel(0), pygame.mixer.Channel(1)
+        self._chime = pygame.mixer.Channel(2)
+        self._noise = pygame.mixer.Sound(buffer=self._noise_samples)
+        self._tunes = {name: pygame.mixer.Sound(buffer=samples)
+                       for name, samples in self._tune_samples.items()}
+        self._open = True
+
+    def _close_mixer(self) -> None:
+        """Close the mixer (the caller holds the mixer's lock)."""
+        pygame.mixer.quit()
+        with self._progress:
+            self._open = False
+            self._progress.notify_all()
+
+    def _start_chime(self, chime: _Chime) -> None:
+        sound = self._tunes[chime.tune]
+        sound.set_volume(chime.level)
+        self._chime.play(sound)
+        self.chimed.append(chime.tune)
 
     def _speak(self, text: str, said_at: float, volume: float) -> None:
         self._start_masking(text, volume)
