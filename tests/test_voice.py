@@ -131,7 +131,9 @@ def test_mixer_closes_when_silent_and_a_tune_still_plays(speaker_of):
     assert not pygame.mixer.get_init() and not _audio_threads()
     speaker.play("alarm")
     assert speaker.wait_idle(WAIT)
-    assert speaker.chimed == ["alarm"] and _audio_threads()
+    # A tune is counted only once it started on an open device (on a closed one pygame
+    # refuses it); the device may close again right after, so its thread is not asked for.
+    assert speaker.chimed == ["alarm"]
 
 
 def _audio_threads() -> list[str]:
