@@ -17,6 +17,7 @@ from companion.app import App
 from companion.clock import FakeClock
 from companion.scripts import ScriptRunner, parse
 from hardware.base import ButtonEdge, SeatLink, TableHardware
+from hardware.tunes import tones
 from hardware.web.seat import WebScreen
 from hardware.web.table import phone_seats
 
@@ -119,6 +120,18 @@ def test_staying_alive_is_played_to_its_end_on_three_phones(three_phones):
     runner.run(parse("release 2 peek\nwait 100ms")[1])
     assert not table.app.ui[2].peeking
     table.shows(2)
+
+
+def test_a_tune_the_table_plays_is_played_on_every_phone(three_phones):
+    """Each phone (pressed during the game, so the browser lets it sound) plays the tune's
+    notes as a pod's piezo would, at once with the table's buzzer."""
+    table = three_phones
+    played = {seat: int(phone.state("tunes") or 0) for seat, phone in table.phones.items()}
+    table.app.effects.buzz("alarm", table.clock.now)
+    notes = " ".join(f"{hz}:{ms}" for hz, ms in tones("alarm"))
+    for seat, phone in table.phones.items():
+        phone.wait_for("tunes", str(played[seat] + 1))
+        assert phone.state("tune") == notes
 
 
 def test_a_second_device_on_a_taken_link_gets_a_clear_page_and_no_frame(three_phones, stranger):

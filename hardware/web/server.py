@@ -26,7 +26,7 @@ from aiohttp import WSMsgType, web
 
 from ..base import SeatLink, Sink
 from . import wire
-from .seat import Clock, WebScreen, WebSeat, WebVibrator
+from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator
 
 log = logging.getLogger(__name__)
 
@@ -136,13 +136,17 @@ class PhoneServer:
     def link(self, seat: int) -> str:
         """The seat's address, its key in the ``#fragment`` (never sent by the browser)."""
         key = self.seats[seat].key.fragment()
-        return f"http://{self.public_host}:{self.port}/seat/{seat}#{key}"
+        host = f"[{self.public_host}]" if ":" in self.public_host else self.public_host
+        return f"http://{host}:{self.port}/seat/{seat}#{key}"
 
     def screen(self, seat: int) -> WebScreen:
         return WebScreen(self.seats[seat], self._loop.call_soon_threadsafe)
 
     def vibrator(self, seat: int) -> WebVibrator:
         return WebVibrator(self.seats[seat], self._loop.call_soon_threadsafe)
+
+    def buzzer(self, seat: int) -> WebBuzzer:
+        return WebBuzzer(self.seats[seat], self._loop.call_soon_threadsafe)
 
     def close(self) -> None:
         """Stop listening, close every socket, end the thread (closing twice is harmless)."""
