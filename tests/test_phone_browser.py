@@ -19,6 +19,7 @@ from companion.scripts import ScriptRunner, parse
 from hardware.base import ButtonEdge, SeatLink, TableHardware
 from hardware.tunes import tones
 from hardware.web.seat import WebScreen
+from hardware.web.server import PhoneServer
 from hardware.web.table import phone_seats
 
 from .phones import WAIT, Phone, digest, needs_chromium
@@ -181,3 +182,23 @@ def test_a_phone_that_loses_the_network_keeps_its_seat_and_every_press(three_pho
         table.app.step(event)
     assert table.app.links.is_up(1)
     table.shows(1)
+
+
+def test_a_link_from_before_a_restart_gets_a_clear_page_not_the_seat(stranger):
+    """Keys are made anew at every start and reload: the page of an old link, reconnecting
+    to the new table on the same port, says its link is old and shows no frame."""
+    events: queue.SimpleQueue[object] = queue.SimpleQueue()
+    before = PhoneServer([1], events.put, host="127.0.0.1", public_host="127.0.0.1").start()
+    old_link = before.link(1)
+    stranger.open(old_link, 0.0)
+    stranger.wait_for("state", "playing")
+    before.close()
+    after = PhoneServer([1], events.put, host="127.0.0.1", port=before.port,
+                        public_host="127.0.0.1").start()
+    try:
+        assert after.link(1) != old_link
+        stranger.wait_for("state", "refused")
+        assert stranger.text("refused-title") == "This link is old"
+        assert after.seats[1].connection is None
+    finally:
+        after.close()

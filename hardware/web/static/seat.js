@@ -125,9 +125,9 @@ function connect() {
         "Another phone holds this seat. If this phone should have it, ask a player at the " +
         "table to free the seat, then open the link again.");
     } else if (event.code === NOT_THIS_SEAT) {
-      refuse("Not a seat's link",
-        "This link does not open a seat at this table (it may be from another evening). " +
-        "Ask the table for your seat's link.");
+      refuse("This link is old",
+        "The table makes new links each time it starts or reloads its settings, so this " +
+        "one no longer opens a seat. Ask the table for your seat's new link.");
     } else if (event.code === REPLACED) {
       refuse("Seat opened elsewhere", "This seat is open in another tab on this phone.");
     } else {
