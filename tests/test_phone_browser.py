@@ -17,6 +17,7 @@ from companion.app import App
 from companion.clock import FakeClock
 from companion.scripts import ScriptRunner, parse
 from hardware.base import ButtonEdge, SeatLink, TableHardware
+from hardware.headless import HeadlessTable
 from hardware.tunes import tones
 from hardware.web.seat import WebScreen
 from hardware.web.server import PhoneServer
@@ -202,3 +203,65 @@ def test_a_link_from_before_a_restart_gets_a_clear_page_not_the_seat(stranger):
         assert after.seats[1].connection is None
     finally:
         after.close()
+
+
+SILENT_CHECK = parse((SCRIPTS / "they_live_silent_check.table").read_text())
+
+
+def test_they_live_through_the_invader_check_on_two_wired_seats_and_two_phones():
+    """Seats 1 and 4 on mock pins and real luma drivers, seats 2 and 3 on phones in Chromium:
+    the silent Invader check, PEEK held on every seat at once; the Invader's phone (seat 2)
+    shows the face naming the other Invader, the Human's phone (3) its own."""
+    events: queue.Queue[object] = queue.Queue()
+    clock = FakeClock()
+    wired = HeadlessTable([1, 4], events.put, clock=clock)
+    phones = phone_seats([2, 3], events.put, port=0, listen="127.0.0.1", clock=clock)
+    hardware = TableHardware(seats=dict(sorted({**wired.hardware.seats, **phones}.items())),
+                             buzzer=wired.hardware.buzzer)
+    app = App(hardware, clock=clock, key_source=lambda n: bytes.fromhex(
+        SILENT_CHECK[0]["key"].args[0]))
+    app.start()
+    devices: dict[int, Phone] = {}
+    try:
+        for number in (2, 3):
+            devices[number] = Phone()
+            devices[number].open(phones[number].phone_link or "", clock.now)
+            devices[number].wait_for("state", "playing")
+        up: set[int] = set()
+        while up != {2, 3}:  # each phone's seat down at the start, then up
+            event = events.get(timeout=WAIT)
+            if isinstance(event, SeatLink) and event.up:
+                up.add(event.seat)
+            app.step(event)
+
+        def drive(seat: int, button, pressed: bool) -> None:
+            if seat in devices:
+                devices[seat].drive(button.value, pressed, clock.now)
+            else:
+                wired.drive(seat, button, pressed)
+
+        def pump() -> None:
+            app.step(events.get(timeout=WAIT))
+
+        def shows(seat: int) -> None:
+            screen = hardware.seats[seat].screen
+            assert isinstance(screen, WebScreen)
+            devices[seat].wait_for("digest", digest(screen.rows, screen.lit))
+
+        commands = SILENT_CHECK[1]
+        runner = ScriptRunner(app, clock, drive, pump)
+        check_at = next(i for i, c in enumerate(commands) if c.args == ("all", "INVADER CHECK"))
+        runner.run(commands[:check_at + 1])
+        for seat in (2, 3):
+            shows(seat)  # the phones show the faces the script just read
+        assert hardware.seats[2].screen.rows != hardware.seats[3].screen.rows
+        runner.run(commands[check_at + 1:])
+        assert app.session.state is not None and not app.session.state.is_terminal()
+        for seat in (2, 3):
+            shows(seat)
+    finally:
+        for device in devices.values():
+            device.close()
+        app.close()
+        hardware.close()
+        wired.factory.reset()
