@@ -13,6 +13,7 @@ import os
 import sys
 
 from engine import registry
+from hardware.config import PHONE_PORT, PORTS
 from podproto import VERSION
 
 from .journal_log import journal_lines, log_handler, to_journal
@@ -38,7 +39,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--phones", type=_whole(0, MAX_SEATS), default=0, metavar="N",
                       help="N more seats on phones: each opens its seat's printed link "
                            "(docs/phones.md)")
-    play.add_argument("--phone-port", type=_whole(1, 65535), default=8023, metavar="PORT",
+    play.add_argument("--phone-port", type=_whole(PORTS.start, PORTS.stop - 1),
+                      default=PHONE_PORT, metavar="PORT",
                       help="the phone seats' web server port (default 8023)")
     play.add_argument("--ui", choices=("terminal", "window"), default="terminal",
                       help="the simulated table in the terminal or in a window (pygame)")

@@ -25,6 +25,9 @@ def check_config(path: str, show: Show = systemctl_show) -> int:
         print(f"  games kept in {config.state_dir}")
     for seat in config.seats:
         print(f"  seat {seat.number}: {describe(seat)}")
+    if config.phones is not None:
+        print(f"  phone seats' server: port {config.phones.port}, listening on "
+              f"{config.phones.listen}")
     if config.buzzer is not None:
         kind = "passive piezo" if config.buzzer.tonal else "active buzzer"
         print(f"  buzzer: GPIO {config.buzzer.pin} ({kind})")
@@ -32,6 +35,8 @@ def check_config(path: str, show: Show = systemctl_show) -> int:
 
 
 def describe(seat) -> str:
+    if seat.phone:
+        return "phone (its link is new at every start and reload)"
     if seat.pod is not None:
         return f"pod on {seat.pod}"
     buttons = f"ACT GPIO {seat.act}" + (f", PEEK GPIO {seat.peek}" if seat.peek is not None

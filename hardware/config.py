@@ -53,7 +53,7 @@ SECTION_KEYS = {
 }
 POD_EXCLUDES = ("act", "peek", "vibrate", "display", "bus", "address", "mux", "rotate")
 PHONE_PORT = 8023
-PORTS = range(1, 65536)
+PORTS = range(1024, 65536)  # below 1024 takes a privilege the companion never has
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,8 @@ class _Validator:
         section = self.section(value, ("phones",), "[phones]")
         self.keys(section, "phones", ("phones",), "[phones]")
         port = self.integer(section.get("port", PHONE_PORT), ("phones", "port"),
-                            "the phone seats' port", PORTS)
+                            "the phone seats' port", PORTS,
+                            " (one below 1024 needs a privilege the companion does not have)")
         listen = section.get("listen", "0.0.0.0")
         if not isinstance(listen, str) or not _is_address(listen):
             self.fail(("phones", "listen"), 'listen must be an IP address of this machine, '

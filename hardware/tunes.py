@@ -15,6 +15,8 @@ so repeated notes stay separate.
 
 from __future__ import annotations
 
+from gpiozero.tones import Tone
+
 Note = tuple[str | None, float]
 
 TUNES: dict[str, tuple[Note, ...]] = {
@@ -47,6 +49,18 @@ def tune(name: str) -> tuple[Note, ...]:
 
 def duration(name: str) -> float:
     return sum(seconds for _, seconds in tune(name))
+
+
+def tones(name: str) -> tuple[tuple[int, int], ...]:
+    """The tune as ``(hz, ms)`` steps (0 Hz: a rest), for a seat that plays it itself (a
+    pod's piezo, a phone)."""
+    return tuple((round(Tone(note).frequency) if note else 0, round(seconds * 1000))
+                 for note, seconds in tune(name))
+
+
+def level(volume: float) -> int:
+    """A volume (0 silent .. 1 loudest) as a seat's own player takes it: 0..255."""
+    return round(max(0.0, min(1.0, volume)) * 255)
 
 
 def rhythm(name: str) -> tuple[tuple[bool, float], ...]:

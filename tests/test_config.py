@@ -406,3 +406,66 @@ def test_config_fuzz_example_with_one_value_changed(line: int, value: str) -> No
     index = line % len(lines)
     lines[index] = re.sub(r"=\s*[^#]*", lambda _: f"= {value} ", lines[index], count=1)
     parses_or_explains("\n".join(lines))
+
+
+PHONE_SEAT = seat(3, phone="true")
+
+
+def test_config_phone_seats_beside_wired_ones() -> None:
+    """Phone seats take no pins; their server has a default port and listens everywhere,
+    or where [phones] says."""
+    config = parse_config(SEAT_1 + PHONE_SEAT + seat(4, phone="true"), "table.toml")
+    assert [(s.number, s.phone, s.wired) for s in config.seats] == [
+        (1, False, True), (3, True, False), (4, True, False)]
+    assert config.phones is not None
+    assert (config.phones.port, config.phones.listen) == (8023, "0.0.0.0")
+    chosen = parse_config(PHONE_SEAT + '[phones]\nport = 8080\nlisten = "192.168.4.1"\n',
+                          "table.toml")
+    assert chosen.phones is not None
+    assert (chosen.phones.port, chosen.phones.listen) == (8080, "192.168.4.1")
+    assert parse_config(SEAT_1, "table.toml").phones is None  # no phone seat, no server
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    pytest.param(PHONE_SEAT + "[phones]\nport = 80\n",
+                 "table.toml line 5: the phone seats' port must be a number from 1024 to 65535 "
+                 "(one below 1024 needs a privilege", id="privileged-port"),
+    pytest.param(PHONE_SEAT + "[phones]\nport = 70000\n",
+                 "table.toml line 5: the phone seats' port must be a number from 1024",
+                 id="port-past-65535"),
+    pytest.param(PHONE_SEAT + '[phones]\nport = "8023"\n',
+                 "table.toml line 5: the phone seats' port must be a number", id="port-as-text"),
+    pytest.param(PHONE_SEAT + '[phones]\nlisten = "the kitchen"\n',
+                 "table.toml line 5: listen must be an IP address of this machine",
+                 id="listen-not-an-address"),
+    pytest.param(PHONE_SEAT + "[phones]\nports = 8023\n",
+                 'table.toml line 5: unknown key "ports" in [phones]; did you mean "port"?',
+                 id="unknown-key"),
+    pytest.param(SEAT_1 + "[phones]\nport = 8023\n",
+                 "table.toml line 7: [phones] sets up phone seats, but no seat is one",
+                 id="phones-without-a-phone-seat"),
+    pytest.param(seat(3, phone="false"),
+                 "table.toml line 3: seat 3's phone must be true", id="phone-false"),
+    pytest.param(seat(3, phone="true", act=17),
+                 "table.toml line 4: seat 3 is a phone seat", id="phone-with-a-pin"),
+    pytest.param(seat(3, phone="true", pod='"auto"'),
+                 "table.toml line 4: seat 3 is a phone seat", id="phone-and-pod"),
+    pytest.param("".join(seat(n, phone="true") for n in range(1, 10)),
+                 "table.toml line 25: a table has at most 8 seats", id="nine-phone-seats"),
+])
+def test_config_phone_seat_mistakes(text: str, start: str) -> None:
+    """Each mistake in the phone seats or their server is one line naming where."""
+    assert error(text).startswith(start), error(text)
+
+
+def test_check_config_names_phone_seats_and_their_server(tmp_path, capsys) -> None:
+    """check-config says which seats are phones and where their server listens."""
+    from companion.config_cli import check_config
+
+    path = tmp_path / "table.toml"
+    path.write_text(SEAT_1 + PHONE_SEAT + "[phones]\nport = 8080\n")
+    assert check_config(str(path), show=lambda: None) == 0
+    out = capsys.readouterr().out
+    assert "  seat 3: phone (its link is new at every start and reload)\n" in out
+    assert "  phone seats' server: port 8080, listening on 0.0.0.0\n" in out
+    assert "GPIO None" not in out

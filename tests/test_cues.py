@@ -31,7 +31,7 @@ from hardware.drivers.gpio import GpioBuzzer, GpioVibrator
 from hardware.drivers.voice import MixerSpeaker, PromptCache
 from hardware.pods.screen import PodBuzzer, PodVibrator
 from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator
-from hardware.web.seat import WebSeat, WebVibrator
+from hardware.web.seat import WebBuzzer, WebSeat, WebVibrator
 from hardware.window.public import (
     TUNE_SECONDS,
     PublicScene,
@@ -69,7 +69,8 @@ def implementations(base: type) -> set[type]:
 def test_cues_every_output_is_checked_here() -> None:
     """A new buzzer, motor, speaker or public screen fails here until the tests below cover
     it (PublicWindow is a PygamePublicScreen whose cue it inherits)."""
-    assert implementations(Buzzer) == {GpioBuzzer, TerminalBuzzer, WindowBuzzer, PodBuzzer}
+    assert implementations(Buzzer) == {GpioBuzzer, TerminalBuzzer, WindowBuzzer, PodBuzzer,
+                                       WebBuzzer}
     assert implementations(Vibrator) == {GpioVibrator, PodVibrator, TerminalVibrator,
                                          WindowVibrator, WebVibrator}
     assert implementations(Speaker) == {MixerSpeaker}
@@ -111,6 +112,39 @@ def test_cues_phone_vibrator_sends_every_pattern_to_the_phone() -> None:
                                               b"table-companion seat 1 to-phone")
         on_time, off_time, repeats = tunes.vibration(pattern.value)
         assert plain == wire.vibrate(round(on_time * 1000), round(off_time * 1000), repeats)
+
+
+def test_cues_phone_buzzer_sends_every_tune_as_tones_at_the_seats_volume() -> None:
+    """Each tune reaches the seated phone as its notes in Hz and ms with the seat's level,
+    sealed, and every tune is the same length on the network; a muted seat is sent none."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from hardware.web import wire
+    from hardware.web.sealing import SeatKey
+
+    key = bytes(range(32))
+    seat = WebSeat(1, lambda event: None, lambda: 0.0, SeatKey(1, key))
+    socket = Socket()
+    assert seat.join(wire.Hello(bytes(16), 0), socket)
+    buzzer = WebBuzzer(seat, lambda call, *args: call(*args))
+    lengths = set()
+    for tune in Tune:
+        socket.sent.clear()
+        buzzer.play(tune, 0.2)
+        (sealed,) = socket.sent
+        lengths.add(len(sealed))
+        plain = ChaCha20Poly1305(key).decrypt(sealed[:12], sealed[12:],
+                                              b"table-companion seat 1 to-phone")
+        steps = [(round(Tone(note).frequency) if note else 0, round(seconds * 1000))
+                 for note, seconds in tunes.TUNES[tune]]
+        assert plain[:3] == bytes((wire.TUNE, 51, len(steps))), tune
+        pairs = [(int.from_bytes(plain[i:i + 2], "big"), int.from_bytes(plain[i + 2:i + 4], "big"))
+                 for i in range(3, len(plain), 4)]
+        assert pairs == steps + [(0, 0)] * (wire.TUNE_STEPS - len(steps)), tune
+    assert len(lengths) == 1
+    socket.sent.clear()
+    buzzer.play(Tune.TURN, 0.0)
+    assert socket.sent == []
 
 
 def test_cues_tables_are_the_vocabulary() -> None:

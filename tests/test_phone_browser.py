@@ -17,7 +17,10 @@ from companion.app import App
 from companion.clock import FakeClock
 from companion.scripts import ScriptRunner, parse
 from hardware.base import ButtonEdge, SeatLink, TableHardware
+from hardware.headless import HeadlessTable
+from hardware.tunes import tones
 from hardware.web.seat import WebScreen
+from hardware.web.server import PhoneServer
 from hardware.web.table import phone_seats
 
 from .phones import WAIT, Phone, digest, needs_chromium
@@ -121,6 +124,18 @@ def test_staying_alive_is_played_to_its_end_on_three_phones(three_phones):
     table.shows(2)
 
 
+def test_a_tune_the_table_plays_is_played_on_every_phone(three_phones):
+    """Each phone (pressed during the game, so the browser lets it sound) plays the tune's
+    notes as a pod's piezo would, at once with the table's buzzer."""
+    table = three_phones
+    played = {seat: int(phone.state("tunes") or 0) for seat, phone in table.phones.items()}
+    table.app.effects.buzz("alarm", table.clock.now)
+    notes = " ".join(f"{hz}:{ms}" for hz, ms in tones("alarm"))
+    for seat, phone in table.phones.items():
+        phone.wait_for("tunes", str(played[seat] + 1))
+        assert phone.state("tune") == notes
+
+
 def test_a_second_device_on_a_taken_link_gets_a_clear_page_and_no_frame(three_phones, stranger):
     table = three_phones
     stranger.open(table.link(1), table.clock.now)
@@ -168,3 +183,85 @@ def test_a_phone_that_loses_the_network_keeps_its_seat_and_every_press(three_pho
         table.app.step(event)
     assert table.app.links.is_up(1)
     table.shows(1)
+
+
+def test_a_link_from_before_a_restart_gets_a_clear_page_not_the_seat(stranger):
+    """Keys are made anew at every start and reload: the page of an old link, reconnecting
+    to the new table on the same port, says its link is old and shows no frame."""
+    events: queue.SimpleQueue[object] = queue.SimpleQueue()
+    before = PhoneServer([1], events.put, host="127.0.0.1", public_host="127.0.0.1").start()
+    old_link = before.link(1)
+    stranger.open(old_link, 0.0)
+    stranger.wait_for("state", "playing")
+    before.close()
+    after = PhoneServer([1], events.put, host="127.0.0.1", port=before.port,
+                        public_host="127.0.0.1").start()
+    try:
+        assert after.link(1) != old_link
+        stranger.wait_for("state", "refused")
+        assert stranger.text("refused-title") == "This link is old"
+        assert after.seats[1].connection is None
+    finally:
+        after.close()
+
+
+SILENT_CHECK = parse((SCRIPTS / "they_live_silent_check.table").read_text())
+
+
+def test_they_live_through_the_invader_check_on_two_wired_seats_and_two_phones():
+    """Seats 1 and 4 on mock pins and real luma drivers, seats 2 and 3 on phones in Chromium:
+    the silent Invader check, PEEK held on every seat at once; the Invader's phone (seat 2)
+    shows the face naming the other Invader, the Human's phone (3) its own."""
+    events: queue.Queue[object] = queue.Queue()
+    clock = FakeClock()
+    wired = HeadlessTable([1, 4], events.put, clock=clock)
+    phones = phone_seats([2, 3], events.put, port=0, listen="127.0.0.1", clock=clock)
+    hardware = TableHardware(seats=dict(sorted({**wired.hardware.seats, **phones}.items())),
+                             buzzer=wired.hardware.buzzer)
+    app = App(hardware, clock=clock, key_source=lambda n: bytes.fromhex(
+        SILENT_CHECK[0]["key"].args[0]))
+    app.start()
+    devices: dict[int, Phone] = {}
+    try:
+        for number in (2, 3):
+            devices[number] = Phone()
+            devices[number].open(phones[number].phone_link or "", clock.now)
+            devices[number].wait_for("state", "playing")
+        up: set[int] = set()
+        while up != {2, 3}:  # each phone's seat down at the start, then up
+            event = events.get(timeout=WAIT)
+            if isinstance(event, SeatLink) and event.up:
+                up.add(event.seat)
+            app.step(event)
+
+        def drive(seat: int, button, pressed: bool) -> None:
+            if seat in devices:
+                devices[seat].drive(button.value, pressed, clock.now)
+            else:
+                wired.drive(seat, button, pressed)
+
+        def pump() -> None:
+            app.step(events.get(timeout=WAIT))
+
+        def shows(seat: int) -> None:
+            screen = hardware.seats[seat].screen
+            assert isinstance(screen, WebScreen)
+            devices[seat].wait_for("digest", digest(screen.rows, screen.lit))
+
+        commands = SILENT_CHECK[1]
+        runner = ScriptRunner(app, clock, drive, pump)
+        check_at = next(i for i, c in enumerate(commands) if c.args == ("all", "INVADER CHECK"))
+        runner.run(commands[:check_at + 1])
+        for seat in (2, 3):
+            shows(seat)  # the phones show the faces the script just read
+        assert hardware.seats[2].screen.rows != hardware.seats[3].screen.rows
+        runner.run(commands[check_at + 1:])
+        assert app.session.state is not None and not app.session.state.is_terminal()
+        for seat in (2, 3):
+            shows(seat)
+    finally:
+        for device in devices.values():
+            device.close()
+        app.close()
+        hardware.close()
+        wired.factory.reset()

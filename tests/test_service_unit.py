@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from hardware.config import PHONE_PORT
+
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "table-companion.service"
 README = REPO / "systemd" / "README.md"
@@ -129,12 +131,17 @@ def test_service_unit_allows_exactly_the_tables_devices():
     assert modules <= set(unit["Wants"].split()) and modules <= set(unit["After"].split())
 
 
-def test_service_unit_has_no_network():
-    """The companion talks to nothing on a network; the notify socket is a local one."""
+def test_service_unit_network_is_the_phone_seats_port_on_local_networks_only():
+    """The phone seats' server, on its default port, reachable from local networks only; no
+    other port can be listened on, no other kind of socket made."""
     service = settings()["Service"]
-    assert service["PrivateNetwork"] == "yes"
+    assert "PrivateNetwork" not in service  # a private network has no Wi-Fi for the phones
     assert service["IPAddressDeny"] == "any"
-    assert service["RestrictAddressFamilies"] == "AF_UNIX"
+    assert service["IPAddressAllow"].split() == [
+        "localhost", "link-local", "multicast", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]
+    assert set(service["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+    assert service["SocketBindDeny"] == "any"
+    assert every("SocketBindAllow") == [f"tcp:{PHONE_PORT}"]
 
 
 def test_service_unit_security_exposure_is_at_most_2(tmp_path):

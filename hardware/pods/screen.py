@@ -15,14 +15,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpiozero.tones import Tone
 from PIL import Image
 
 from podproto import wire
 
 from ..base import SCREEN_SIZE, Buzzer, SeatScreen, Vibrator
 from ..drivers.oled import BLANK_FRAME, Addressing, page_bytes, plan
-from ..tunes import tune, vibration
+from ..tunes import level, tones, vibration
 
 log = logging.getLogger(__name__)
 
@@ -128,10 +127,8 @@ class PodBuzzer(Buzzer):
         return self._has_piezo()
 
     def play(self, tune_name: str, volume: float = 1.0) -> None:
-        steps = [(round(Tone(note).frequency) if note else 0, round(seconds * 1000))
-                 for note, seconds in tune(tune_name)]
-        level = round(max(0.0, min(1.0, volume)) * 255)
-        if level and self.sounds() and not self._send(wire.BUZZ, wire.buzz(level, steps)):
+        steps, loudness = list(tones(tune_name)), level(volume)
+        if loudness and self.sounds() and not self._send(wire.BUZZ, wire.buzz(loudness, steps)):
             log.info("tune %r not sent: the pod is not connected", tune_name)
 
 

@@ -1,12 +1,12 @@
-"""One phone seat: its screen and motor for the app, its presses from the server.
+"""One phone seat: its screen, motor and sound for the app, its presses from the server.
 
-The app's thread calls :class:`WebScreen` and :class:`WebVibrator`; they only post the frame
-or the pattern to the server's thread, where :class:`WebSeat` lives and where every one of
-its fields is read and written, so it needs no lock. A seat is held by one device at a time
-(the first whose hello opened with the seat's key); the same device coming back after a
-sleep gets the same seat, and another device gets a clear refusal. While the seat's device is
-not connected the seat is offline, as a pod's is when its cable is out: its held buttons are
-released, and when it is back the app redraws it in full.
+The app's thread calls :class:`WebScreen`, :class:`WebVibrator` and :class:`WebBuzzer`; they
+only post the frame, the pattern or the tune to the server's thread, where :class:`WebSeat`
+lives and where every one of its fields is read and written, so it needs no lock. A seat is held
+by one device at a time (the first whose hello opened with the seat's key); the same device
+coming back after a sleep gets the same seat, and another device gets a clear refusal. While the
+seat's device is not connected the seat is offline, as a pod's is when its cable is out: its
+held buttons are released, and when it is back the app redraws it in full.
 """
 
 from __future__ import annotations
@@ -17,9 +17,18 @@ from typing import Protocol
 
 from PIL import Image
 
-from ..base import SCREEN_SIZE, ButtonEdge, ButtonName, SeatLink, SeatScreen, Sink, Vibrator
+from ..base import (
+    SCREEN_SIZE,
+    ButtonEdge,
+    ButtonName,
+    Buzzer,
+    SeatLink,
+    SeatScreen,
+    Sink,
+    Vibrator,
+)
 from ..remote_clock import RemoteClock
-from ..tunes import vibration
+from ..tunes import level, tones, vibration
 from . import wire
 from .sealing import SeatKey
 
@@ -105,6 +114,11 @@ class WebSeat:
             return
         self.connection.send(self.key.seal(wire.vibrate(on_ms, off_ms, repeats)))
 
+    def play(self, message: bytes) -> None:
+        """A tune: public, sent to every phone seat as the table's buzzer plays it."""
+        if self.connection is not None:
+            self.connection.send(self.key.seal(message))
+
     def _send_frame(self) -> None:
         self._frame_number += 1
         if self.connection is not None:
@@ -165,6 +179,21 @@ class WebVibrator(Vibrator):
     def pulse(self, pattern: str) -> None:
         on_time, off_time, repeats = vibration(pattern)
         self._post(self._seat.vibrate, round(on_time * 1000), round(off_time * 1000), repeats)
+
+
+class WebBuzzer(Buzzer):
+    """The phone's own sound (WebAudio, once a press has let the page make sound): the seat's
+    tunes at the seat's volume. A tune is public, played on every seat at once, so a phone
+    hearing it tells no one anything a wired buzzer would not."""
+
+    def __init__(self, seat: WebSeat, post: Post) -> None:
+        self._seat = seat
+        self._post = post
+
+    def play(self, tune: str, volume: float = 1.0) -> None:
+        steps, loudness = tones(tune), level(volume)
+        if loudness:
+            self._post(self._seat.play, wire.tune(loudness, steps))
 
 
 def _rows(image: Image.Image) -> bytes:

@@ -26,7 +26,7 @@ from aiohttp import WSMsgType, web
 
 from ..base import SeatLink, Sink
 from . import wire
-from .seat import Clock, WebScreen, WebSeat, WebVibrator
+from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,7 @@ class PhoneServer:
         self._host = host
         self.port = port
         self.public_host = public_host or lan_address()
+        self._clock = clock  # the seats' presses and the flood limit alike
         self.seats = {n: WebSeat(n, sink, clock) for n in numbers}
         self._files = {name: path.read_bytes() for name, path in _static_files()}
         self._sockets = 0
@@ -136,13 +137,17 @@ class PhoneServer:
     def link(self, seat: int) -> str:
         """The seat's address, its key in the ``#fragment`` (never sent by the browser)."""
         key = self.seats[seat].key.fragment()
-        return f"http://{self.public_host}:{self.port}/seat/{seat}#{key}"
+        host = f"[{self.public_host}]" if ":" in self.public_host else self.public_host
+        return f"http://{host}:{self.port}/seat/{seat}#{key}"
 
     def screen(self, seat: int) -> WebScreen:
         return WebScreen(self.seats[seat], self._loop.call_soon_threadsafe)
 
     def vibrator(self, seat: int) -> WebVibrator:
         return WebVibrator(self.seats[seat], self._loop.call_soon_threadsafe)
+
+    def buzzer(self, seat: int) -> WebBuzzer:
+        return WebBuzzer(self.seats[seat], self._loop.call_soon_threadsafe)
 
     def close(self) -> None:
         """Stop listening, close every socket, end the thread (closing twice is harmless)."""
@@ -219,11 +224,11 @@ class PhoneServer:
             await ws.close(code=TAKEN, message=b"taken")
             return
         sender = asyncio.ensure_future(phone.run())
-        bucket = Bucket(time.monotonic())
+        bucket = Bucket(self._clock())
         try:
             async for message in ws:
                 edge = _opened(seat, message)
-                if not bucket.take(time.monotonic()):
+                if not bucket.take(self._clock()):
                     await ws.close(code=TOO_FAST, message=b"too fast")
                 elif not isinstance(edge, wire.Edge):
                     await ws.close(code=REFUSED, message=b"not a seat message")

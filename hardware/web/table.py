@@ -13,15 +13,21 @@ from ..base import SeatHardware, Sink
 from .seat import Clock
 from .server import PhoneServer
 
+EVERY_ADDRESS = ("0.0.0.0", "::")
+
 
 def phone_seats(numbers: Iterable[int], sink: Sink, *, port: int, listen: str = "0.0.0.0",
                 public_host: str | None = None,
                 clock: Clock = time.monotonic) -> dict[int, SeatHardware]:
-    """Start the server and give each phone seat its screen, motor and link; closing any seat's
-    inputs (as closing the table does) stops the server."""
+    """Start the server and give each phone seat its screen, motor, sound and link; closing
+    any seat's inputs (as closing the table does) stops the server. The links name
+    ``public_host``, else the one address listened on, else this machine's LAN address."""
+    if public_host is None and listen not in EVERY_ADDRESS:
+        public_host = listen
     server = PhoneServer(numbers, sink, host=listen, port=port, public_host=public_host,
                          clock=clock).start()
     return {number: SeatHardware(number, server.screen(number),
                                  vibrator=server.vibrator(number), inputs=[server],
+                                 buzzer=server.buzzer(number),
                                  phone_link=server.link(number))
             for number in server.seats}

@@ -1,10 +1,12 @@
-// One phone seat: the seat's screen drawn pixel for pixel, ACT and PEEK, the seat's vibration.
+// One phone seat: the seat's screen drawn pixel for pixel, ACT and PEEK, the seat's vibration
+// and its tunes.
 // Every message both ways is sealed with the seat's key (ChaCha20-Poly1305), which this page
 // reads from its link's #fragment: the browser never sends a fragment to the server.
 // The messages are hardware/web/wire.py's; what is protected is in docs/phones.md.
 import { chacha20poly1305 } from "./vendor/noble-ciphers/chacha.js";
 
-const FRAME = 1, VIBRATE = 2, WELCOME = 3, ACK = 4; // to the phone
+const FRAME = 1, VIBRATE = 2, WELCOME = 3, ACK = 4, TUNE = 5; // to the phone
+const TUNE_STEPS = 16;
 const HELLO = 1, EDGE = 2; // from the phone
 const BUTTONS = { act: 0, peek: 1 };
 const NOT_THIS_SEAT = 4401, TAKEN = 4409, REPLACED = 4000;
@@ -30,6 +32,7 @@ let outbox = []; // edges not yet acknowledged: [number, sealed-later plain]
 let lastFrame = 0;
 let retryIn = 250;
 const held = { act: false, peek: false };
+let audio = null; // made at the first press: a browser lets a page sound only after a gesture
 
 document.title = `Seat ${seat}`;
 
@@ -122,9 +125,9 @@ function connect() {
         "Another phone holds this seat. If this phone should have it, ask a player at the " +
         "table to free the seat, then open the link again.");
     } else if (event.code === NOT_THIS_SEAT) {
-      refuse("Not a seat's link",
-        "This link does not open a seat at this table (it may be from another evening). " +
-        "Ask the table for your seat's link.");
+      refuse("This link is old",
+        "The table makes new links each time it starts or reloads its settings, so this " +
+        "one no longer opens a seat. Ask the table for your seat's new link.");
     } else if (event.code === REPLACED) {
       refuse("Seat opened elsewhere", "This seat is open in another tab on this phone.");
     } else {
@@ -154,6 +157,12 @@ function receive(plain) {
     if (number <= lastFrame) return; // an old frame played back: never shown
     lastFrame = number;
     draw(plain.subarray(6), plain[5] === 1);
+  } else if (plain[0] === TUNE && plain.length === 3 + 4 * TUNE_STEPS) {
+    const steps = [];
+    for (let i = 0; i < Math.min(plain[2], TUNE_STEPS); i++) {
+      steps.push([view.getUint16(3 + 4 * i), view.getUint16(5 + 4 * i)]);
+    }
+    play(steps, plain[1] / 255);
   } else if (plain[0] === VIBRATE && plain.length === 6 && navigator.vibrate) {
     const on = view.getUint16(1), off = view.getUint16(3), pattern = [];
     for (let i = 0; i < plain[5]; i++) pattern.push(on, off);
@@ -179,11 +188,42 @@ function draw(rows, lit) {
   document.body.dataset.digest = digest.toString(16).padStart(8, "0");
 }
 
+function unlockAudio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!audio && Context) audio = new Context();
+  if (audio && audio.state === "suspended") audio.resume();
+}
+
+// A tune as a pod's piezo plays it: square-wave notes, 0 Hz a rest. Before the first press the
+// browser keeps the page silent, so a tune then is not heard (the table's buzzer still is).
+function play(steps, level) {
+  if (!audio || audio.state !== "running") return;
+  const gain = audio.createGain();
+  gain.gain.value = 0.25 * level;
+  gain.connect(audio.destination);
+  let at = audio.currentTime;
+  for (const [hz, ms] of steps) {
+    if (hz > 0) {
+      const note = audio.createOscillator();
+      note.type = "square";
+      note.frequency.value = hz;
+      note.connect(gain);
+      note.start(at);
+      note.stop(at + ms / 1000);
+    }
+    at += ms / 1000;
+  }
+  // What was played, the page's state read by tests: how many tunes, and the last one's steps.
+  document.body.dataset.tunes = String(Number(document.body.dataset.tunes || 0) + 1);
+  document.body.dataset.tune = steps.map(([hz, ms]) => `${hz}:${ms}`).join(" ");
+}
+
 function unacked() {
   document.body.dataset.unacked = String(outbox.length); // the page's state, read by tests
 }
 
 function press(button, pressed) {
+  unlockAudio();
   if (!welcomed || held[button] === pressed) return;
   held[button] = pressed;
   document.getElementById(button).classList.toggle("down", pressed);
