@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from engine.api import Game
+
+from .atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ class TableMemory:
                 "seats": {str(seat): cues for seat, cues in sorted(self.seats.items())}}
         text = json.dumps(data, indent=2, sort_keys=True) + "\n"
         try:
-            _write_atomically(self.path, text)
+            write_atomically(self.path, text)
         except OSError as error:
             log.warning("table memory %s not saved (%s)", self.path, error.strerror or error)
 
@@ -151,17 +151,3 @@ def _number(value: Any) -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
         return value
     raise ValueError(f"{value!r} is not a card value")
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write to a private temporary file beside ``path``, flush it to disk, rename it over."""
-    fd, temporary = tempfile.mkstemp(prefix=".table-memory-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:  # mkstemp makes it mode 0600
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

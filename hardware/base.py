@@ -226,6 +226,7 @@ class TableHardware(Closing):
     buzzer: Buzzer | None = None
     public: PublicScreen | None = None
     speaker: Speaker | None = None
+    server: Closing | None = None  # the web server: phone seats, the table's page
 
     def close(self) -> None:
         for seat in self.seats.values():
@@ -237,6 +238,6 @@ class TableHardware(Closing):
                 if output is not None:
                     output.close()
             seat.screen.close()
-        for device in (self.buzzer, self.public, self.speaker):
+        for device in (self.buzzer, self.public, self.speaker, self.server):
             if device is not None:
                 device.close()

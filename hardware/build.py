@@ -19,7 +19,8 @@ from .drivers.gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
 from .drivers.oled import OledScreen
 from .pods.discovery import PodFinder, PortLister
 from .pods.link import PodLink
-from .web.table import phone_seats
+from .web.server import PhoneServer, Routes
+from .web.table import served_seats
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ def build_table(
     bus_factory: BusFactory | None = None,
     clock: Clock = time.monotonic,
     pod_ports: PortLister = comports,
+    page: Routes | None = None,
 ) -> TableHardware:
     """Open every pin and bus the config names; on any failure close what was opened.
 
@@ -42,7 +44,8 @@ def build_table(
     cannot be opened at all is a set-up problem and raises OSError naming the seat. A pod
     seat starts at once too: its link thread finds the pod (among ``pod_ports`` for
     ``pod = "auto"``) whenever it is plugged in. Phone seats share one web server, started
-    here; a port already in use raises OSError.
+    here, which also serves ``page`` (the table's page) when table.toml turns it on; a port
+    already in use raises OSError.
     """
     buses = _Buses(open_smbus if bus_factory is None else bus_factory)
     pods = {seat.number: seat.pod for seat in config.seats if seat.pod is not None}
@@ -60,9 +63,11 @@ def build_table(
                 elif seat.pod is not None:
                     table.seats[seat.number] = _build_pod_seat(seat.number, finder, sink, clock)
             if config.phones is not None:
-                table.seats.update(phone_seats(
-                    [seat.number for seat in config.seats if seat.phone], sink,
-                    port=config.phones.port, listen=config.phones.listen, clock=clock))
+                server = PhoneServer([seat.number for seat in config.seats if seat.phone], sink,
+                                     host=config.phones.listen, port=config.phones.port,
+                                     clock=clock, page=page if config.page else None)
+                table.server = server.start()
+                table.seats.update(served_seats(server))
                 table.seats = dict(sorted(table.seats.items()))
             if config.buzzer is not None:
                 table.buzzer = GpioBuzzer(

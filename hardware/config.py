@@ -44,7 +44,7 @@ MAX_BYTES = 16 * 1024  # a real table.toml is a few KiB; tomllib is slow on huge
 
 SECTION_KEYS = {
     "top": ("table", "buzzer", "seat", "phones"),
-    "table": ("name", "state_dir"),
+    "table": ("name", "state_dir", "page"),
     "buzzer": ("pin", "type"),
     "seat": ("number", "act", "peek", "display", "bus", "address", "mux", "vibrate", "rotate",
              "pod", "phone"),
@@ -91,7 +91,8 @@ class SeatConfig:
 
 @dataclass(frozen=True)
 class PhonesConfig:
-    """The phone seats' web server: its port, and the address it listens on."""
+    """The table's web server (its phone seats, its page): its port, and the address it
+    listens on."""
 
     port: int = PHONE_PORT
     listen: str = "0.0.0.0"
@@ -110,7 +111,8 @@ class TableConfig:
     state_dir: Path | None
     buzzer: BuzzerConfig | None
     seats: tuple[SeatConfig, ...]
-    phones: PhonesConfig | None = None  # set when any seat is a phone
+    phones: PhonesConfig | None = None  # set when the web server runs: a phone seat, the page
+    page: bool = False  # the table's page (docs/table-page.md) is served
 
 
 def load_config(path: str | Path) -> TableConfig:
@@ -199,7 +201,7 @@ class _Validator:
 
     def table(self, data: dict[str, object]) -> TableConfig:
         self.keys(data, "top", (), "the file")
-        name, state_dir = self.table_section(data.get("table", {}))
+        name, state_dir, page = self.table_section(data.get("table", {}))
         buzzer = self.buzzer(data.get("buzzer"))
         seats = tuple(self.seat(index, seat) for index, seat in self.seat_tables(data))
         if not seats:
@@ -208,8 +210,8 @@ class _Validator:
         self.check_numbers(seats)
         self.check_pins(seats, buzzer)
         self.check_displays(seats)
-        phones = self.phones(data.get("phones"), seats)
-        return TableConfig(self.source, name, state_dir, buzzer, seats, phones)
+        phones = self.phones(data.get("phones"), seats, page)
+        return TableConfig(self.source, name, state_dir, buzzer, seats, phones, page)
 
     def keys(self, table: dict[str, object], kind: str, path: tuple[object, ...],
              what: str) -> None:
@@ -226,26 +228,32 @@ class _Validator:
             self.fail(path, f"{header} must be a section of key = value lines, not {_show(value)}")
         return value
 
-    def table_section(self, value: object) -> tuple[str, Path | None]:
+    def table_section(self, value: object) -> tuple[str, Path | None, bool]:
         section = self.section(value, ("table",), "[table]")
         self.keys(section, "table", ("table",), "[table]")
         name = section.get("name", "table")
         if not isinstance(name, str) or not name.strip():
             self.fail(("table", "name"), f'name must be some text, like "Kitchen table", not '
                       f"{_show(name)}")
+        page = section.get("page", False)
+        if not isinstance(page, bool):
+            self.fail(("table", "page"), "page must be true (serve the table's page, "
+                      f"docs/table-page.md) or false, not {_show(page)}")
         state_dir = section.get("state_dir")
         if state_dir is None:
-            return name, None
+            return name, None, page
         if not isinstance(state_dir, str) or not PurePosixPath(state_dir).is_absolute():
             self.fail(("table", "state_dir"), "state_dir must be an absolute path, like "
                       f'"/var/lib/table-companion", not {_show(state_dir)}')
-        return name, Path(state_dir)
+        return name, Path(state_dir), page
 
-    def phones(self, value: object, seats: tuple[SeatConfig, ...]) -> PhonesConfig | None:
-        if not any(seat.phone for seat in seats):
+    def phones(self, value: object, seats: tuple[SeatConfig, ...],
+               page: bool) -> PhonesConfig | None:
+        if not page and not any(seat.phone for seat in seats):
             if value is not None:
-                self.fail(("phones",), "[phones] sets up phone seats, but no seat is one; add "
-                          "phone = true to a [[seat]], or remove [phones]")
+                self.fail(("phones",), "[phones] sets up the web server, but no seat is a "
+                          "phone and the page is off; add phone = true to a [[seat]] or "
+                          "page = true to [table], or remove [phones]")
             return None
         if value is None:
             return PhonesConfig()

@@ -21,10 +21,12 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Protocol
 
 from aiohttp import WSMsgType, web
 
 from ..base import SeatLink, Sink
+from ..closing import Closing
 from . import wire
 from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator
 
@@ -55,6 +57,12 @@ HEADERS = {  # the page loads only its own files and talks only to its own serve
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+
+
+class Routes(Protocol):
+    """More pages on the same server (the table's page: hardware/web/table_page.py)."""
+
+    def add_routes(self, router: web.UrlDispatcher) -> None: ...
 
 
 class PhoneSocket:
@@ -108,13 +116,14 @@ class Bucket:
         return True
 
 
-class PhoneServer:
+class PhoneServer(Closing):
     """The server and its seats; ``start`` returns once it listens (on ``port``)."""
 
     def __init__(self, numbers: Iterable[int], sink: Sink, *, host: str = "0.0.0.0",
                  port: int = 0, public_host: str | None = None,
-                 clock: Clock = time.monotonic) -> None:
+                 clock: Clock = time.monotonic, page: Routes | None = None) -> None:
         self._sink = sink
+        self._page = page
         self._host = host
         self.port = port
         self.public_host = public_host or lan_address()
@@ -166,6 +175,8 @@ class PhoneServer:
         app.router.add_get(r"/ws/seat/{seat:\d{1,2}}", self._socket)
         app.router.add_get("/static/{name:.+}", self._static)
         app.router.add_get("/favicon.ico", _no_icon)
+        if self._page is not None:
+            self._page.add_routes(app.router)
         self._runner = web.AppRunner(app, access_log=None)  # a log line never holds a link
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self.port, backlog=128)

@@ -26,6 +26,11 @@ def phone_seats(numbers: Iterable[int], sink: Sink, *, port: int, listen: str = 
         public_host = listen
     server = PhoneServer(numbers, sink, host=listen, port=port, public_host=public_host,
                          clock=clock).start()
+    return served_seats(server)
+
+
+def served_seats(server: PhoneServer) -> dict[int, SeatHardware]:
+    """Each of the server's phone seats as a table's seat."""
     return {number: SeatHardware(number, server.screen(number),
                                  vibrator=server.vibrator(number), inputs=[server],
                                  buzzer=server.buzzer(number),
