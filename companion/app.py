@@ -51,6 +51,13 @@ class ReloadRequested:
     """SIGHUP: read table.toml again (the loop ends; ``companion play`` starts it anew)."""
 
 
+@dataclasses.dataclass(frozen=True)
+class ShowCode:
+    """The table's page asked for a code: every seat is told it (docs/table-page.md)."""
+
+    code: str
+
+
 class App:
     """A table: its hardware, and the pieces that play on it, wired together."""
 
@@ -191,6 +198,9 @@ class App:
             self.stop(reload=True)
         elif isinstance(event, SeatLink):
             self._seat_link(event)
+        elif isinstance(event, ShowCode):
+            for seat in self.ui.values():
+                seat.tell(f"Settings code {event.code}", self.clock(), important=True)
 
     def _catch_up(self, now: float) -> None:
         for gesture in self.gestures.advance(now):

@@ -104,6 +104,19 @@ def load_finished(path: Path, game_id: int | None = None) -> Archived:
         return _archived(path, db, game_id)
 
 
+def finished_games(path: Path, limit: int = 50) -> list[tuple[int, str, str]]:
+    """The journal's archived games, newest first: number, game key, seats ("1,2,3"), read
+    from a private copy (:func:`snapshot`); none when there is no journal yet."""
+    if not path.is_file() or path.is_symlink():
+        return []
+    with snapshot(path) as db:
+        try:
+            return db.execute("SELECT id, game_key, seats FROM games WHERE finished IS NOT NULL "
+                              "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        except sqlite3.DatabaseError as error:
+            raise AuditError(f"cannot read the journal {path} ({error})") from None
+
+
 def _archived(path: Path, db: sqlite3.Connection, game_id: int | None) -> Archived:
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]

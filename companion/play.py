@@ -44,6 +44,8 @@ if TYPE_CHECKING:  # imported where needed (a table.toml, pygame): here for thei
     from hardware.config import TableConfig
     from hardware.window.public import PublicWindow
 
+    from .table_desk import TableDesk
+
 log = logging.getLogger(__name__)
 
 Events = queue.SimpleQueue[object]  # the main loop's: the tables' edges, the signals' requests
@@ -82,8 +84,9 @@ def play(settings: PlaySettings) -> int:
     lock = hold_state_dir(where)  # for the process's life: reloads keep it
     speaker = _speaker(where, settings) if settings.volume > 0 else None  # reloads keep it
     try:
-        with _signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks:
-            while _session(settings, where, config, deck_lists, acks, events, speaker):
+        with (_signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks,
+              _table_desk(settings.table, where, events) as desk):
+            while _session(settings, where, config, deck_lists, acks, events, speaker, desk):
                 config = _reloaded(settings.table, config)
     finally:
         if speaker is not None:
@@ -120,7 +123,7 @@ def _deck_lists(settings: PlaySettings) -> dict[str, tuple[str, ...]]:
 
 def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
              deck_lists: dict[str, tuple[str, ...]], acks: TextIO | None,
-             events: Events, speaker: LateSpeaker | None) -> bool:
+             events: Events, speaker: LateSpeaker | None, desk: TableDesk | None) -> bool:
     """One run of the table, until quit (False) or a reload is asked for (True)."""
     with contextlib.ExitStack() as stack:
         count = max(settings.seats, settings.players or 0)
@@ -133,7 +136,7 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
                              "are [[seat]] sections with phone = true in table.toml")
         phones = _phones(count, settings, events, stack) if config is None else {}
         if config is not None:
-            hardware, on_status = _real_table(config, events, stack)
+            hardware, on_status = _real_table(config, events, stack, desk)
             if settings.public_screen:
                 hardware.public = _public_window()  # closed with the hardware
         elif settings.ui == "window":
@@ -158,6 +161,8 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
                   notifier=Notifier(), deck_lists=deck_lists)
         stack.callback(app.close)
+        if desk is not None and config is not None:
+            desk.attach(config, app)
         app.run(events, on_ready=speaker.open_soon if speaker is not None else None)
     return app.reload_requested
 
@@ -191,6 +196,25 @@ def _signals_into(events: Events, *, reloadable: bool) -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def _table_desk(table: str | None, where: Path, events: Events) -> Iterator[TableDesk | None]:
+    """A real table's desk for its page (served when table.toml says page = true), kept
+    across reloads with the page's sessions; it keeps the recent log while it lasts."""
+    if table is None:
+        yield None
+        return
+    from .recent_log import RecentLog
+    from .table_desk import TableDesk
+
+    recent = RecentLog()
+    root = logging.getLogger()
+    root.addHandler(recent)
+    try:
+        yield TableDesk(Path(table), where, events.put, recent)
+    finally:
+        root.removeHandler(recent)
 
 
 @contextlib.contextmanager
@@ -229,14 +253,15 @@ def _terminal_table(count: int, events: Events,
     return terminal.hardware(), terminal.set_status
 
 
-def _real_table(config: TableConfig, events: Events,
-                stack: contextlib.ExitStack) -> tuple[TableHardware, Status]:
+def _real_table(config: TableConfig, events: Events, stack: contextlib.ExitStack,
+                desk: TableDesk | None) -> tuple[TableHardware, Status]:
     from gpiozero.exc import BadPinFactory
 
     from hardware.build import build_table
 
+    page = desk.page if desk is not None else None
     try:
-        hardware = stack.enter_context(build_table(config, events.put))
+        hardware = stack.enter_context(build_table(config, events.put, page=page))
     except BadPinFactory as error:
         raise RuntimeError(
             f"no GPIO on this machine ({error}): on a Raspberry Pi install lgpio (sudo apt "

@@ -22,7 +22,9 @@ from .header import Header
 from .i2c import Displays
 from .pins import Pins
 
-__all__ = ["Finding", "Level", "Machine", "Maker", "report"]
+__all__ = ["Finding", "Level", "Machine", "Maker", "report", "while_running"]
+
+HELD = ("the displays", "buttons", "buzzer", "motors", "pods", "the web server's port")
 
 
 def report(config: TableConfig, machine: Machine | None = None,
@@ -44,6 +46,28 @@ def report(config: TableConfig, machine: Machine | None = None,
     if phones is not None:
         findings.append(phones)
     return sorted(findings, key=lambda finding: finding.seat or 0)
+
+
+def while_running(config: TableConfig, machine: Machine | None = None) -> list[Finding]:
+    """The checks that need nothing the running table holds (the table's page runs these),
+    and one note naming what only a stopped table can be checked for."""
+    machine = machine or Machine()
+    held = [part for part, used in zip(HELD, _uses(config), strict=True) if used]
+    findings = [links.speaker(machine)]
+    if held:
+        findings.append(Finding(Level.NOTE, "the rest", f"{', '.join(held)} are the running "
+                                "table's: not checked here", "to check them, stop the table "
+                                "(sudo systemctl stop table-companion), run companion doctor, "
+                                "then start it again"))
+    return findings
+
+
+def _uses(config: TableConfig) -> tuple[bool, ...]:
+    """Which of HELD the table has."""
+    wired = [seat for seat in config.seats if seat.wired]
+    return (bool(wired), bool(wired), config.buzzer is not None,
+            any(seat.vibrate is not None for seat in wired),
+            any(seat.pod is not None for seat in config.seats), config.phones is not None)
 
 
 def _board(machine: Machine, findings: list[Finding]) -> BoardInfo | None:

@@ -1,0 +1,178 @@
+"""The table's page (``/settings``): its seats, doctor, settings, games and log in a browser.
+
+Served by the phone seats' server (``Routes``); what it shows and changes comes from a
+:class:`Desk` the companion gives it, so this module knows pages, not tables. What is public
+and what needs the code shown at the table is in docs/table-page.md: the seat list is
+public; everything else needs a session (:mod:`hardware.web.table_access`). A change is a
+POST carrying the session's cookie and its CSRF token in a header, from this page's own
+origin; asking for a code and typing it in are the only POSTs without a session. A body over
+MAX_BODY bytes is refused before it is read. The desk's work (a file, the journal, the
+doctor) runs on a worker thread, so the phone seats' sockets never wait for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+from aiohttp import web
+
+from .server import HEADERS, STATIC
+from .table_access import CODE_LIFE, Access, Session
+
+COOKIE = "table_session"
+CSRF_HEADER = "X-Table-Token"
+MAX_BODY = 16 * 1024 + 256  # a table.toml's limit (hardware/config.py MAX_BYTES), and a little
+PAGE = "settings.html"
+
+T = TypeVar("T")
+
+
+class Desk(Protocol):
+    """The table as its page sees it (companion/table_desk.py); each call may block."""
+
+    def seats(self) -> list[dict[str, object]]:
+        """Each seat: its number, its kind (wired, pod, phone) and its link's state."""
+
+    def doctor(self) -> list[dict[str, object]]:
+        """The doctor's findings that need none of what the running table holds."""
+
+    def settings(self) -> str:
+        """table.toml as it is on disk."""
+
+    def save(self, text: str) -> str | None:
+        """Check ``text`` as check-config does; save it and reload (None), or its message."""
+
+    def games(self) -> list[dict[str, object]]:
+        """The journal's finished games, newest first."""
+
+    def audit(self, game: int) -> str:
+        """The audit of finished game ``game`` (``companion audit``'s report)."""
+
+    def log(self) -> list[str]:
+        """The service's recent log lines, oldest first."""
+
+    def show_code(self, code: str) -> None:
+        """Show ``code`` on the table's seats."""
+
+
+class TablePage:
+    """The page's routes, on the server's thread and event loop."""
+
+    def __init__(self, desk: Desk, access: Access) -> None:
+        self._desk = desk
+        self._access = access
+        self._page = (STATIC / PAGE).read_bytes()
+
+    def add_routes(self, router: web.UrlDispatcher) -> None:
+        router.add_get("/settings", self._show_page)
+        router.add_get("/settings/api/seats", self._public(self._desk.seats))
+        router.add_post("/settings/api/code", self._ask_code)
+        router.add_post("/settings/api/unlock", self._unlock)
+        router.add_get("/settings/api/session", self._session)
+        router.add_get("/settings/api/doctor", self._private(self._desk.doctor))
+        router.add_get("/settings/api/settings", self._private(self._desk.settings))
+        router.add_get("/settings/api/games", self._private(self._desk.games))
+        router.add_get("/settings/api/log", self._private(self._desk.log))
+        router.add_get(r"/settings/api/games/{game:\d{1,9}}/audit", self._audit)
+        router.add_post("/settings/api/settings", self._save)
+
+    async def _show_page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._page, content_type="text/html", headers=HEADERS)
+
+    def _public(self, read: Callable[[], object]):
+        async def serve(request: web.Request) -> web.Response:
+            return _json(await _off_loop(read))
+        return serve
+
+    def _private(self, read: Callable[[], object]):
+        async def serve(request: web.Request) -> web.Response:
+            self._need_session(request)
+            return _json(await _off_loop(read))
+        return serve
+
+    async def _ask_code(self, request: web.Request) -> web.Response:
+        _same_origin(request)
+        code = self._access.new_code()
+        if code is None:
+            raise web.HTTPTooManyRequests(text="a code was just shown; wait a little",
+                                          headers=HEADERS)
+        await _off_loop(lambda: self._desk.show_code(code))
+        return _json({"shown_for": CODE_LIFE})
+
+    async def _unlock(self, request: web.Request) -> web.Response:
+        _same_origin(request)
+        guess = (await _body(request, 64)).strip()
+        session = self._access.unlock(guess)
+        if session is None:
+            raise web.HTTPForbidden(text="not the code shown at the table (or it ran out): "
+                                    "ask for a new one", headers=HEADERS)
+        response = _json({"csrf": session.csrf})
+        response.set_cookie(COOKIE, session.token, path="/settings", httponly=True,
+                            samesite="Strict")  # a browser session's cookie; the server ends it
+        return response
+
+    async def _session(self, request: web.Request) -> web.Response:
+        session = self._need_session(request)
+        return _json({"csrf": session.csrf})
+
+    async def _audit(self, request: web.Request) -> web.Response:
+        self._need_session(request)
+        game = int(request.match_info["game"])
+        try:
+            text = await _off_loop(lambda: self._desk.audit(game))
+        except LookupError as error:
+            raise web.HTTPNotFound(text=str(error), headers=HEADERS) from None
+        headers = {**HEADERS, "Content-Disposition": f'attachment; filename="game-{game}-'
+                                                     'audit.txt"'}
+        return web.Response(text=text, content_type="text/plain", headers=headers)
+
+    async def _save(self, request: web.Request) -> web.Response:
+        _same_origin(request)
+        if not self._access.allows(request.cookies.get(COOKIE), request.headers.get(CSRF_HEADER)):
+            raise web.HTTPForbidden(text="type the code shown at the table first",
+                                    headers=HEADERS)
+        text = await _body(request, MAX_BODY)
+        refusal = await _off_loop(lambda: self._desk.save(text))
+        if refusal is not None:
+            return _json({"saved": False, "message": refusal}, status=422)
+        return _json({"saved": True})
+
+    def _need_session(self, request: web.Request) -> Session:
+        session = self._access.session(request.cookies.get(COOKIE))
+        if session is None:
+            raise web.HTTPForbidden(text="type the code shown at the table first",
+                                    headers=HEADERS)
+        return session
+
+
+async def _off_loop(work: Callable[[], T]) -> T:
+    return await asyncio.get_running_loop().run_in_executor(None, work)
+
+
+async def _body(request: web.Request, limit: int) -> str:
+    """The request's UTF-8 body, refused past ``limit`` bytes before more is read."""
+    if request.content_length is not None and request.content_length > limit:
+        raise web.HTTPRequestEntityTooLarge(limit, request.content_length, headers=HEADERS)
+    raw = await request.content.read(limit + 1)
+    if len(raw) > limit:
+        raise web.HTTPRequestEntityTooLarge(limit, len(raw), headers=HEADERS)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise web.HTTPBadRequest(text="not UTF-8 text", headers=HEADERS) from None
+
+
+def _same_origin(request: web.Request) -> None:
+    """A POST from this page, not another site's: its Origin, when sent, is this server."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"{request.scheme}://{request.host}":
+        raise web.HTTPForbidden(text="not from the table's page", headers=HEADERS)
+
+
+def _json(value: object, status: int = 200) -> web.Response:
+    return web.Response(text=json.dumps(value), status=status, content_type="application/json",
+                        headers=HEADERS)
+

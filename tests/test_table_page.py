@@ -1,0 +1,242 @@
+"""The table's page (/settings): a real table built from table.toml on mock pins and recording
+buses, its real web server, a real browser (headless Chromium) for the page, and plain HTTP
+for a stranger on the Wi-Fi. Every wait ends on an event: the page's state, or an event on
+the table's queue; time is the table's fake clock."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import queue
+import re
+import stat
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion.app import App, ReloadRequested, ShowCode
+from companion.audit import run_audit
+from companion.clock import FakeClock
+from companion.config_cli import checked_text
+from companion.recent_log import RecentLog
+from companion.table_desk import TableDesk
+from hardware.build import build_table
+from hardware.config import PhonesConfig, load_config
+from hardware.drivers.bus import RecordingBus
+from hardware.exc import ConfigError
+from hardware.web.table_access import CODE_EVERY, CODE_LIFE, GUESSES, Access
+
+from .phones import WAIT, Phone, needs_chromium
+from .test_audit import _journal_game
+
+TABLE = """\
+[table]
+name = "Kitchen table"
+page = true
+
+[[seat]]
+number = 1
+act = 17
+display = "ssd1306"
+bus = 1
+
+[[seat]]
+number = 2
+act = 27
+display = "ssd1306"
+bus = 2
+"""
+
+
+class PageTable:
+    """A table built from TABLE, its page on 127.0.0.1, a finished game in its journal."""
+
+    def __init__(self, tmp_path: Path, mock_factory) -> None:
+        self.path = tmp_path / "table.toml"
+        self.path.write_text(TABLE)
+        self.path.chmod(0o640)
+        self.state = tmp_path / "state"
+        self.state.mkdir()
+        _journal_game(self.state, "mind-invaders")
+        self.events: queue.Queue[object] = queue.Queue()
+        self.clock = FakeClock()
+        self.desk = TableDesk(self.path, self.state, self.events.put, RecentLog(),
+                              clock=self.clock)
+        config = dataclasses.replace(load_config(self.path),
+                                     phones=PhonesConfig(port=0, listen="127.0.0.1"))
+        self.hardware = build_table(config, self.events.put, pin_factory=mock_factory,
+                                    bus_factory=lambda number: RecordingBus(), clock=self.clock,
+                                    page=self.desk.page)
+        self.app = App(self.hardware, clock=self.clock)
+        self.app.start()
+        self.desk.attach(config, self.app)
+        assert self.hardware.server is not None
+        self.address = f"http://127.0.0.1:{self.hardware.server.port}"  # type: ignore[attr-defined]
+
+    def take(self, kind: type) -> object:
+        """The next event of ``kind`` the page put on the table's queue, stepped into the app."""
+        while True:
+            event = self.events.get(timeout=WAIT)
+            self.app.step(event)
+            if isinstance(event, kind):
+                return event
+
+    def code_on_seat(self, seat: int) -> str:
+        """The code as the seat's screen shows it."""
+        found = re.search(r"\b\d{6}\b", self.app.composer.face(seat, self.clock()).text())
+        assert found, "no code on the seat's screen"
+        return found[0]
+
+    def close(self) -> None:
+        self.app.close()
+        self.hardware.close()
+
+
+@pytest.fixture
+def table(tmp_path, mock_factory):
+    table = PageTable(tmp_path, mock_factory)
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def browser():
+    phone = Phone()
+    yield phone
+    phone.close()
+
+
+def _fetch(driver, method: str, path: str, body: str = "", token: str | None = None) -> dict:
+    """A request made by the page itself (its cookie, its origin), and its answer."""
+    return driver.execute_async_script("""
+        const [method, path, body, token, done] = arguments;
+        const headers = token === null ? {} : {"X-Table-Token": token};
+        const init = method === "GET" ? {headers} : {method, headers, body};
+        fetch(path, init).then(async (r) => done({status: r.status, text: await r.text()}));
+    """, method, path, body, token)
+
+
+def _unlock(table: PageTable, browser: Phone) -> None:
+    driver = browser.driver
+    driver.find_element("id", "ask").click()
+    table.take(ShowCode)
+    driver.find_element("id", "code").send_keys(table.code_on_seat(2))
+    driver.find_element("id", "enter").click()
+    browser.wait_for("loaded", "yes")
+
+
+def _save(browser: Phone, text: str) -> str:
+    driver = browser.driver
+    driver.execute_script("document.getElementById('settings').value = arguments[0];"
+                          "document.getElementById('save-said').textContent = '';", text)
+    driver.find_element("id", "save").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, WAIT, poll_frequency=0.005).until(
+        lambda _: browser.text("save-said"))
+    return browser.text("save-said")
+
+
+@needs_chromium
+def test_the_page_shows_the_seats_and_changes_the_table_only_with_the_code(table, browser):
+    driver = browser.driver
+    browser.open(f"{table.address}/settings", table.clock.now)
+    browser.wait_for("ready", "yes")
+    assert browser.text("seats").splitlines() == ["Seat 1: wired, display answers",
+                                                  "Seat 2: wired, display answers"]
+    assert browser.state("access") == "locked"
+
+    refused = _fetch(driver, "POST", "/settings/api/settings", TABLE.replace("Kitchen", "X"))
+    assert refused["status"] == 403
+    assert table.path.read_text() == TABLE
+
+    _unlock(table, browser)
+    assert driver.find_element("id", "settings").get_attribute("value") == TABLE
+    doctor = browser.text("doctor")
+    assert "speaker" in doctor and "sudo systemctl stop table-companion" in doctor
+
+    porch = TABLE.replace('"Kitchen table"', '"Porch table"')
+    assert _save(browser, porch) == "Saved: the table restarts with it."
+    assert table.path.read_text() == porch
+    assert stat.S_IMODE(table.path.stat().st_mode) == 0o640
+    assert sorted(p.name for p in table.path.parent.iterdir()) == ["state", "table.toml"]
+    table.take(ReloadRequested)
+    assert table.app.reload_requested and not table.app.running
+
+    bad = porch.replace("act = 27", "act = 99")
+    with pytest.raises(ConfigError) as expected:
+        checked_text(bad, str(table.path))
+    assert _save(browser, bad) == str(expected.value)
+    assert table.path.read_text() == porch
+
+    game = driver.find_element("css selector", "#games a")
+    audit = _fetch(driver, "GET", game.get_attribute("href"))
+    lines: list[str] = []
+    run_audit(str(table.state), int(game.get_attribute("data-game")), None, lines.append)
+    assert audit["status"] == 200 and audit["text"] == "\n".join(lines) + "\n"
+    assert "Fair:" in audit["text"]
+
+
+def _stranger(table: PageTable, method: str, path: str, body: bytes = b"",
+              headers: dict[str, str] | None = None) -> int:
+    request = urllib.request.Request(table.address + path, data=body if method == "POST" else None,
+                                     method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=WAIT) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_a_stranger_reads_only_the_seats_and_changes_nothing(table):
+    seats = urllib.request.urlopen(table.address + "/settings/api/seats", timeout=WAIT)
+    assert [seat["link"] for seat in json.load(seats)] == ["display answers"] * 2
+    for private in ("settings", "doctor", "games", "log", "games/1/audit", "session"):
+        assert _stranger(table, "GET", f"/settings/api/{private}") == 403
+    assert _stranger(table, "POST", "/settings/api/settings", b"[table]\n") == 403
+    assert _stranger(table, "POST", "/settings/api/unlock", b"123456") == 403
+    assert _stranger(table, "POST", "/settings/api/code", b"",
+                     {"Origin": "http://evil.example"}) == 403
+    assert _stranger(table, "POST", "/settings/api/unlock", b"1" * 100_000) == 413
+    assert table.path.read_text() == TABLE and table.events.empty()
+
+
+def test_a_session_needs_its_csrf_token_too(table):
+    assert _stranger(table, "POST", "/settings/api/code") == 200
+    table.take(ShowCode)
+    request = urllib.request.Request(table.address + "/settings/api/unlock",
+                                     data=table.code_on_seat(1).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=WAIT) as response:
+        cookie = response.headers["Set-Cookie"]
+        csrf = json.load(response)["csrf"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    session = {"Cookie": cookie.split(";")[0]}
+    porch = TABLE.replace("Kitchen", "Porch").encode()
+    assert _stranger(table, "POST", "/settings/api/settings", porch, session) == 403
+    assert table.path.read_text() == TABLE
+    assert _stranger(table, "POST", "/settings/api/settings", porch,
+                     {**session, "X-Table-Token": csrf}) == 200
+    assert table.path.read_text() == porch.decode()
+
+
+def test_a_code_opens_one_session_within_its_minutes_and_bears_few_guesses():
+    clock = FakeClock()
+    access = Access(clock)
+    code = access.new_code()
+    assert code is not None and access.new_code() is None  # asked again too soon
+    clock.now += CODE_LIFE
+    assert access.unlock(code) is None  # ran out
+    clock.now += CODE_EVERY
+    code = access.new_code()
+    assert code is not None
+    assert access.unlock(code) is not None
+    assert access.unlock(code) is None  # used up
+    clock.now += CODE_EVERY
+    code = access.new_code()
+    assert code is not None
+    wrong = f"{(int(code) + 1) % 10 ** 6:06d}"
+    for _ in range(GUESSES):
+        assert access.unlock(wrong) is None
+    assert access.unlock(code) is None  # voided by the guesses
