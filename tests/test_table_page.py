@@ -240,3 +240,15 @@ def test_a_code_opens_one_session_within_its_minutes_and_bears_few_guesses():
     for _ in range(GUESSES):
         assert access.unlock(wrong) is None
     assert access.unlock(code) is None  # voided by the guesses
+
+
+def test_table_toml_turns_the_page_on_and_check_config_says_a_wrong_value():
+    from hardware.config import parse_config
+
+    only_page = TABLE + "\n[phones]\nport = 8080\n"
+    config = parse_config(only_page)
+    assert config.page and config.phones == PhonesConfig(port=8080)
+    with pytest.raises(ConfigError, match='line 3: page must be true .* not "yes"'):
+        parse_config(TABLE.replace("page = true", 'page = "yes"'))
+    with pytest.raises(ConfigError, match="no seat is a phone and the page is off"):
+        parse_config(only_page.replace("page = true", "page = false"))
