@@ -442,7 +442,8 @@ def test_config_phone_seats_beside_wired_ones() -> None:
                  'table.toml line 5: unknown key "ports" in [phones]; did you mean "port"?',
                  id="unknown-key"),
     pytest.param(SEAT_1 + "[phones]\nport = 8023\n",
-                 "table.toml line 7: [phones] sets up phone seats, but no seat is one",
+                 "table.toml line 7: [phones] sets up the web server, but no seat is a phone "
+                 "and the page is off",
                  id="phones-without-a-phone-seat"),
     pytest.param(seat(3, phone="false"),
                  "table.toml line 3: seat 3's phone must be true", id="phone-false"),
