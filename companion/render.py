@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -139,16 +140,24 @@ def notice_top(lines: int) -> int:
 
 @cache
 def small_font() -> ImageFont.ImageFont:
-    return ImageFont.load_default_imagefont()
+    """Pillow's bitmap face. From Pillow 10.1 on it has this name and load_default() is a
+    FreeType face; before (Debian bookworm's 9.4, a 32-bit Pi's), load_default() is it."""
+    load_bitmap = getattr(ImageFont, "load_default_imagefont", ImageFont.load_default)
+    font = load_bitmap()
+    assert isinstance(font, ImageFont.ImageFont)
+    return font
 
 
-# Pillow's default face at a size; its bitmap font where Pillow was built without FreeType.
-LargeFont = ImageFont.FreeTypeFont | ImageFont.ImageFont
+# Aileron Regular (Sora Sagano, dotcolon.net; public domain, CC0), the subset that Pillow 10.1
+# and later embed as load_default(size): shipped here so that every Pillow the companion runs
+# on (Debian bookworm's 9.4 included) draws the same digits.
+AILERON = Path(__file__).with_name("aileron.ttf")
 
 
 @cache
-def large_font(size: int) -> LargeFont:
-    return ImageFont.load_default(size=size)
+def large_font(size: int) -> ImageFont.FreeTypeFont:
+    # str: Debian bookworm's Pillow 9.4 takes no Path.
+    return ImageFont.truetype(str(AILERON), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 def render(face: Face, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
@@ -266,7 +275,7 @@ def _draw_banner(draw: ImageDraw.ImageDraw, text: str, width: int) -> None:
         draw.text(((width - length) / 2, top), row, font=font, fill=1)
 
 
-def _wrap(text: str, font: LargeFont, width: int) -> list[str]:
+def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
     rows: list[str] = []
     for word in text.split():
         if rows and font.getlength(rows[-1] + " " + word) <= width:

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from luma.core.device import device as luma_device
 from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from companion.render import large_font
 from hardware.drivers.bus import RecordingBus, Tca9548a, Transfer
 from hardware.drivers.oled import CONTROLLERS, DISPLAY_OFF, DISPLAY_ON, OledScreen
 from podproto.wire import CHIPS
@@ -126,7 +127,7 @@ def luma_ram(driver: str, image: Image.Image, rotate: int = 0) -> Ram:
 
 def clock_face(text: str) -> Image.Image:
     image = Image.new("1", SIZE)
-    ImageDraw.Draw(image).text((18, 16), text, font=ImageFont.load_default(size=36), fill=1)
+    ImageDraw.Draw(image).text((18, 16), text, font=large_font(36), fill=1)
     return image
 
 
