@@ -275,13 +275,13 @@ def test_cues_public_screen_flashes_every_tune() -> None:
     public.show(PublicPage(title="Seat 2's turn"), 0.0)
     surface = pygame.Surface((640, 360))
     draw_public(surface, scene.face(0.0)[0], 0.0)
-    quiet_title = pygame.image.tobytes(surface.subsurface((0, 0, 640, 50)), "RGB")
+    quiet_title = pygame.image.tostring(surface.subsurface((0, 0, 640, 50)), "RGB")
     for at, tune in enumerate(Tune, start=1):
         public.cue(tune, float(at))
         face = scene.face(at + 0.1)[0]
         assert face.tune == tune and f"♪ {tune}" in face.text(), tune
         draw_public(surface, face, at + 0.1)
-        assert pygame.image.tobytes(surface.subsurface((0, 0, 640, 50)), "RGB") != quiet_title
+        assert pygame.image.tostring(surface.subsurface((0, 0, 640, 50)), "RGB") != quiet_title
         assert scene.face(at + TUNE_SECONDS)[0].tune is None, tune
         assert scene.next_frame(at + 0.5) == at + TUNE_SECONDS  # wakes to take it away
 
@@ -326,7 +326,7 @@ def test_cues_window_panel_looks_different_while_it_shakes() -> None:
     for shake in (None, 3):
         canvas = pygame.Surface(PANEL_SIZE)
         draw_panel(canvas, layout, None, lambda name: False, shake)
-        drawn.append(pygame.image.tobytes(canvas, "RGB"))
+        drawn.append(pygame.image.tostring(canvas, "RGB"))
     assert drawn[0] != drawn[1]
 
 

@@ -46,14 +46,14 @@ def frame(view: SeatView, now: float = 0.0, shown_at: float = 0.0,
     """What the public screen draws for ``view``, settled (no animation in progress)."""
     surface = pygame.Surface(size)
     draw_public(surface, public_frame(public_page(view), shown_at, now), now)
-    return Image.frombytes("RGB", size, pygame.image.tobytes(surface, "RGB"))
+    return Image.frombytes("RGB", size, pygame.image.tostring(surface, "RGB"))
 
 
 def scene_frame(scene: PublicScene, now: float) -> bytes:
     surface = pygame.Surface(SIZE)
     face, pop, reveal_pop = scene.face(now)
     draw_public(surface, face, now, pop, reveal_pop)
-    return pygame.image.tobytes(surface, "RGB")
+    return pygame.image.tostring(surface, "RGB")
 
 
 def with_glass(shown: str, remaining: float, running: bool = True) -> SeatView:
@@ -225,7 +225,7 @@ def test_public_screen_draws_the_commitment_whole_and_as_a_qr_code() -> None:
     face = public_frame(page, 0.0, 0.0)
     assert "Commitment 630dcd2966c4336691125448bbb25b4f" in face.text()
     draw_public(surface, face, 0.0)
-    image = Image.frombytes("RGB", SIZE, pygame.image.tobytes(surface, "RGB"))
+    image = Image.frombytes("RGB", SIZE, pygame.image.tostring(surface, "RGB"))
     modules = qr_modules(code.text)
     assert modules == tuple(tuple(bool(m) for m in row)
                             for row in segno.make(code.text, error="m").matrix_iter(border=4))

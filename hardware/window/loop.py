@@ -186,4 +186,5 @@ def _canvas_pos(event: pygame.event.Event, window: pygame.Surface,
 
 
 def _to_image(canvas: pygame.Surface) -> Image.Image:
-    return Image.frombytes("RGB", canvas.get_size(), pygame.image.tobytes(canvas, "RGB"))
+    # tostring, not tobytes: Debian bookworm's pygame 2.1.2 (a 32-bit Pi's) has no tobytes.
+    return Image.frombytes("RGB", canvas.get_size(), pygame.image.tostring(canvas, "RGB"))

@@ -37,7 +37,8 @@ FELT = (120, 200, 140)  # the frame of a panel whose motor runs
 def oled_surface(image: Image.Image) -> pygame.Surface:
     """A seat frame (mode "1") as lit OLED pixels, scaled by whole pixels."""
     lit = ImageOps.colorize(image.convert("L"), black=(0, 0, 0), white=OLED_LIT)
-    surface = pygame.image.frombytes(lit.tobytes(), image.size, "RGB")
+    # fromstring: Debian bookworm's pygame 2.1.2 (a 32-bit Pi's) has no frombytes.
+    surface = pygame.image.fromstring(lit.tobytes(), image.size, "RGB")
     size = (image.width * OLED_SCALE, image.height * OLED_SCALE)
     return pygame.transform.scale(surface, size)
 
