@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install table-companion as a service on Raspberry Pi OS (Bookworm with Python 3.11, Trixie
-# with Python 3.13; 64- or 32-bit, 32-bit Bookworm with its pip's piwheels), from this tree:
+# with Python 3.13; 64- or 32-bit), from this tree:
 #
 #     sudo systemd/install.sh [--table NAME] [--public-screen | --no-public-screen]
 #                                          install, or bring an install up to date
@@ -94,9 +94,9 @@ apt_ensure() {  # apt_ensure PACKAGE: installed already, or installed now; false
 }
 
 # 32-bit Raspberry Pi OS (armhf): PyPI has no wheels of pygame, Pillow or cryptography (the
-# phone seats') for it, and the newest cbor2 (luma.core's) and cryptography build with Rust. The OS's own packages serve where they are new
-# enough (Trixie's pygame 2.6 and Pillow 11; not Bookworm's 2.1 and 9.4: explain_pip_failure),
-# seen by the venv through --system-site-packages; pip then keeps them (only-if-needed).
+# phone seats') for it, and the newest cbor2 (luma.core's) and cryptography build with Rust.
+# The OS's own packages serve (pyproject.toml's lowest versions are Bookworm's), seen by the
+# venv through --system-site-packages; pip then keeps them (only-if-needed).
 ARMHF_PACKAGES="python3-pygame python3-pil python3-cbor2 python3-cryptography"
 
 is_armhf() {  # the userland, not the kernel: 32-bit Pi OS runs a 64-bit kernel on a Pi 4 or 5
@@ -120,11 +120,9 @@ ensure_os_packages() {
 
 explain_pip_failure() {
     if is_armhf; then
-        say "On 32-bit ARM PyPI has no ready-built pygame or Pillow, and this system's"
-        say "  python3-pygame and python3-pil are missing or older than the companion needs"
-        say "  (pygame 2.5, Pillow 10.1; Bookworm has 2.1 and 9.4). Raspberry Pi OS's own pip"
-        say "  takes them ready-built from piwheels (set in its /etc/pip.conf); elsewhere use"
-        say "  Trixie, whose packages are new enough, or a 64-bit system."
+        say "On 32-bit ARM PyPI has no ready-built pygame, Pillow or cryptography: the OS's"
+        say "  packages serve. Fix: sudo apt update && sudo apt install $ARMHF_PACKAGES"
+        say "  && sudo $0"
     fi
     fail "pip could not install the companion (its messages are above)"
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make pi-check: does the install work on today's Raspberry Pi OS base, Debian trixie on arm64
-# with Python 3.13? Run as root on an x86 (or arm64) Linux machine:
+# Does the install work on a base of today's Raspberry Pi OS, Debian trixie on arm64 with
+# Python 3.13 unless told another? (make pi-check runs it on all four.) Run as root on an x86
+# (or arm64) Linux machine:
 #
 #     tools/pi-check.sh
 #     PI_CHECK_ARCH=armhf PI_CHECK_SUITE=bookworm tools/pi-check.sh   # another base
@@ -20,9 +21,8 @@
 #   4. where the first run found no lgpio, the path with python3-lgpio as far as it goes
 #      here: a stand-in lgpio module in the system's dist-packages must reach the venv, and
 #      install.sh must then report it.
-# Bookworm armhf stops at step 1, saying why: its pygame and Pillow are older than the
-# companion needs and PyPI builds neither for 32-bit ARM (Raspberry Pi OS's pip gets them
-# from piwheels, which Debian's does not use).
+# On armhf the install takes pygame, Pillow, cbor2 and cryptography from the OS's packages
+# (PyPI has no 32-bit ARM wheels of them): Bookworm's are pyproject.toml's lowest versions.
 # Not a Pi: no GPIO, no I2C, no systemd as PID 1, and emulated timings mean nothing.
 set -euo pipefail
 
