@@ -56,4 +56,4 @@ NO_GLYPH = "\ue000"  # private use: no font has it
 
 def _pixels(face: pygame.font.Font, character: str) -> bytes:
     """The character as drawn (pygame's Font.metrics gives a missing glyph the box's)."""
-    return pygame.image.tobytes(face.render(character, False, (255, 255, 255)), "RGB")
+    return pygame.image.tostring(face.render(character, False, (255, 255, 255)), "RGB")
