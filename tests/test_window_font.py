@@ -32,7 +32,7 @@ def written_text() -> str:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     ]
-    data = [path.read_text(encoding="utf-8") for path in sorted(ROOT.glob("engine/data/*"))]
+    data = [path.read_text(encoding="utf-8") for path in sorted(ROOT.glob("engine/data/*.toml"))]
     return "".join(constants + data)
 
 
