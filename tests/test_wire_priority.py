@@ -8,12 +8,12 @@ import queue
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from bench.bot import BENCH_KEY, label_of, next_move, open_game
+from bench.realpath import KITCHEN_MUX, TABLES, table_toml
 from companion.app import App
 from companion.clock import FakeClock
 from companion.scripts import ScriptRunner, parse
@@ -23,8 +23,6 @@ from hardware.config import TableConfig, parse_config
 from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Transfer
 from hardware.drivers.emulated_wire import Carried, EmulatedPi
 
-TABLES = Path(__file__).resolve().parent.parent / "hardware" / "tables"
-KITCHEN_MUX = {11: (1, 0), 12: (1, 1), 13: (1, 2), 14: (1, 3)}  # kitchen.toml's comments
 HANG = 30.0  # seconds: only a hung writer takes this long
 
 
@@ -125,8 +123,6 @@ class Table:
 
 @pytest.fixture(params=["kitchen", "living-room", "pods", "two-buses"])
 def table(request, tmp_path) -> Iterator[Table]:
-    from bench.realpath import table_toml
-
     if request.param == "two-buses":
         text = table_toml(8)
     else:
