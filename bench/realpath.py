@@ -156,8 +156,9 @@ class Tracer:
         def traced(task: Task, failed: Callable[[OSError], None], *,
                    urgent: bool = False) -> None:
             wrapper = tagged.setdefault(id(task), _Tagged(task, self))
-            if self.current is not None or wrapper.handed[0] is None:
-                wrapper.handed = (self.current, time.thread_time())
+            # Work handed over outside a traced step (a tick) is no press's: never charged to
+            # the trace that last gave this screen work, which may be long recorded.
+            wrapper.handed = (self.current, time.thread_time())
             submit(wrapper, failed, urgent=urgent)
 
         writer.submit = traced  # type: ignore[method-assign]
@@ -276,7 +277,8 @@ class RealTable:
     def edge(self, seat: int, button: ButtonName, pressed: bool) -> None:
         """Move one pin and wait until the loop has taken the edge and drawn its step."""
         seat_config = next(s for s in self.config.seats if s.number == seat)
-        pin = seat_config.act if button is ButtonName.ACT else seat_config.peek
+        pin = seat_config.peek if button is ButtonName.PEEK else None
+        pin = seat_config.act if pin is None else pin  # a one-button seat taps ACT
         trace = zero.Trace(seat, 0.0)
         self.tracer.step_done.clear()
         self._pending = trace
