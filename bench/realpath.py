@@ -18,7 +18,6 @@ presser's screen fully sent and to the last seat's.
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
 import statistics
 import tempfile
@@ -35,7 +34,8 @@ from companion.sdnotify import Notifier
 from hardware.base import ButtonEdge, ButtonName, QuitRequested
 from hardware.build import build_table
 from hardware.config import TableConfig, parse_config
-from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Transfer
+from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Task, Transfer
+from hardware.drivers.emulated_wire import EmulatedPi, WireBus
 
 from . import zero
 from .bot import BENCH_KEY, label_of, next_move, open_game
@@ -49,6 +49,11 @@ THINK = 0.2  # seconds between two moves: the hourglass ticks meanwhile
 PLAYERS = 5
 SCRATCH = Path(__file__).resolve().parent
 BUSES = (1, 3)  # the Pi's I2C buses the two muxes hang on
+TABLES = Path(__file__).resolve().parent.parent / "hardware" / "tables"
+KITCHEN_MUX = {11: (1, 0), 12: (1, 1), 13: (1, 2), 14: (1, 3)}  # kitchen.toml's comments
+# The shipped tables played on the emulated wire (pods.toml has two wired seats: too few for
+# the bot's game; its pods have a serial link each, no wire to share).
+EXAMPLES = (("kitchen", "kernel mux", KITCHEN_MUX), ("living-room", "userspace mux", None))
 
 
 def table_toml(seats: int) -> str:
@@ -66,38 +71,48 @@ def table_toml(seats: int) -> str:
 
 
 class TimedBus:
-    """One of the Pi's I2C buses: stamps every transfer for the trace, and makes one system
-    call for it, as smbus2 does.
+    """One ``/dev/i2c-N`` on the emulated wire (:mod:`hardware.drivers.emulated_wire`): each
+    transfer takes its wire time, sleeping with the GIL let go as smbus2's ``ioctl`` does,
+    one at a time per physical wire; then it is stamped for the trace."""
 
-    smbus2 sends each transfer with one ``ioctl``, and CPython lets go of the GIL for the
-    call: between two transfers the loop thread gets the GIL back from a bus's writer. A
-    bus that took its bytes in pure Python would keep the GIL for a whole job and make the
-    loop wait (a switch interval at a time) where the Pi's would not; so each transfer here
-    is written to ``/dev/null``, a system call that lets go of the GIL in the same way.
-    """
-
-    def __init__(self, number: int, seat_of: dict[tuple[int, int], int], sink: Tracer) -> None:
-        self.number = number
-        self._seat_of = seat_of  # (bus, mux channel) -> seat
+    def __init__(self, bus: WireBus, seat_of: dict[tuple[int, int | None, int], int],
+                 sink: Tracer) -> None:
+        self.number = bus.number
+        self._bus = bus
+        self._seat_of = seat_of  # (bus, mux channel or None, address) -> seat
         self._sink = sink
         self._channel: int | None = None
-        self._null = os.open(os.devnull, os.O_WRONLY)
 
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
-        seat = None if self._channel is None else self._seat_of.get((self.number, self._channel))
-        self._send(seat, Transfer(i2c_addr, register, bytes(data)))
+        self._bus.write_i2c_block_data(i2c_addr, register, data)
+        seat = self._seat_of.get((self.number, self._channel, i2c_addr))
+        self._sink.sent(self._bus.wire.root, seat, Transfer(i2c_addr, register, bytes(data)))
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
         if i2c_addr in MUX_ADDRESSES:
             self._channel = value.bit_length() - 1
-        self._send(None, Transfer(i2c_addr, None, bytes([value])))
-
-    def _send(self, seat: int | None, transfer: Transfer) -> None:
-        os.write(self._null, transfer.data)
-        self._sink.sent(self.number, seat, transfer)
+        self._bus.write_byte(i2c_addr, value)
+        self._sink.sent(self._bus.wire.root, None, Transfer(i2c_addr, None, bytes([value])))
 
     def close(self) -> None:
-        os.close(self._null)
+        self._bus.close()
+
+
+class _Tagged:
+    """A writer's task with the trace and loop CPU of the submit that last gave it work."""
+
+    def __init__(self, task: Task, tracer: Tracer) -> None:
+        self.task = task
+        self.tracer = tracer
+        self.handed: tuple[zero.Trace | None, float] = (None, 0.0)
+
+    def step(self) -> bool:
+        self.tracer.handed.job = self.handed
+        self.tracer.handed.since = time.thread_time()
+        try:
+            return self.task.step()
+        finally:
+            self.tracer.handed.job = None
 
 
 class Tracer:
@@ -134,21 +149,17 @@ class Tracer:
                                         transfer.wire_bytes, writer_cpu))
 
     def traced_submit(self, writer: BusWriter) -> None:
-        """Tag each job the loop queues on ``writer`` with the trace and the loop's CPU."""
+        """Tag each task the loop queues on ``writer`` with the trace and the loop's CPU."""
         submit = writer.submit
+        tagged: dict[int, _Tagged] = {}
 
-        def traced(job: Callable[[], None], failed: Callable[[OSError], None]) -> None:
-            handed = (self.current, time.thread_time())
-
-            def tagged() -> None:
-                self.handed.job = handed
-                self.handed.since = time.thread_time()
-                try:
-                    job()
-                finally:
-                    self.handed.job = None
-
-            submit(tagged, failed)
+        def traced(task: Task, failed: Callable[[OSError], None], *,
+                   urgent: bool = False) -> None:
+            wrapper = tagged.setdefault(id(task), _Tagged(task, self))
+            # Work handed over outside a traced step (a tick) is no press's: never charged to
+            # the trace that last gave this screen work, which may be long recorded.
+            wrapper.handed = (self.current, time.thread_time())
+            submit(wrapper, failed, urgent=urgent)
 
         writer.submit = traced  # type: ignore[method-assign]
 
@@ -173,16 +184,21 @@ class Tracer:
 
 
 class RealTable:
-    """The table of :func:`table_toml`, its app running in its own thread."""
+    """A table.toml's table on emulated wires, its app running in its own thread."""
 
-    def __init__(self, seats: int, folder: Path) -> None:
-        self.config: TableConfig = parse_config(table_toml(seats))
+    def __init__(self, text: str, folder: Path,
+                 kernel_mux: dict[int, tuple[int, int]] | None = None) -> None:
+        self.config: TableConfig = parse_config(text)
         self.events: queue.SimpleQueue = queue.SimpleQueue()
         self.tracer = Tracer()
-        seat_of = {(s.mux.bus, s.mux.channel): s.number for s in self.config.seats if s.mux}
+        seat_of = {(s.mux.bus, s.mux.channel, s.address) if s.mux else (s.bus, None, s.address):
+                   s.number for s in self.config.seats if s.wired}
         self.factory = MockFactory(pin_class=MockPWMPin)
-        self.hardware = build_table(self.config, self.events.put, pin_factory=self.factory,
-                                    bus_factory=lambda n: TimedBus(n, seat_of, self.tracer))
+        self.pi = EmulatedPi(folder / "sys", kernel_mux)
+        self.hardware = build_table(
+            self.config, self.events.put, pin_factory=self.factory, pod_ports=lambda: [],
+            bus_factory=lambda n: TimedBus(self.pi.open(n), seat_of, self.tracer),
+            sysfs=self.pi.sysfs)
         self.journal = SqliteJournal(folder / "journal.sqlite3")
         self.app = App(self.hardware, journal=self.journal, notifier=Notifier({}),
                        key_source=lambda n: BENCH_KEY)
@@ -261,7 +277,8 @@ class RealTable:
     def edge(self, seat: int, button: ButtonName, pressed: bool) -> None:
         """Move one pin and wait until the loop has taken the edge and drawn its step."""
         seat_config = next(s for s in self.config.seats if s.number == seat)
-        pin = seat_config.act if button is ButtonName.ACT else seat_config.peek
+        pin = seat_config.peek if button is ButtonName.PEEK else None
+        pin = seat_config.act if pin is None else pin  # a one-button seat taps ACT
         trace = zero.Trace(seat, 0.0)
         self.tracer.step_done.clear()
         self._pending = trace
@@ -309,20 +326,20 @@ class RealTable:
         open_game(self.choose, players)
 
 
-def traces(sizes: Sizes) -> tuple[list[zero.Trace], float]:
-    """Traces of ``sizes.real_presses`` screen-changing edges, and a journal append's
-    computing time (see :func:`journal_cpu_seconds`)."""
+def traces(text: str, presses: int,
+           kernel_mux: dict[int, tuple[int, int]] | None = None) -> list[zero.Trace]:
+    """Traces of ``presses`` screen-changing edges on the table of ``text``."""
     with tempfile.TemporaryDirectory(prefix="presses-", dir=SCRATCH) as folder:
-        table = RealTable(sizes.seats, Path(folder))
+        table = RealTable(text, Path(folder), kernel_mux)
         try:
-            table.open_game(min(PLAYERS, sizes.seats))
+            table.open_game(min(PLAYERS, sum(1 for s in table.config.seats if s.wired)))
             table.tracer.record = True
-            while len(table.tracer.traces) < sizes.real_presses:
+            while len(table.tracer.traces) < presses:
                 if not table.play_move():
                     raise RuntimeError("the bot found no move")
         finally:
             table.close()
-    return table.tracer.traces[: sizes.real_presses], journal_cpu_seconds()
+    return table.tracer.traces[:presses]
 
 
 def journal_cpu_seconds(appends: int = 200) -> float:
@@ -348,8 +365,27 @@ def journal_cpu_seconds(appends: int = 200) -> float:
 
 
 def measure(sizes: Sizes) -> list[Figure]:
-    found, journal_cpu = traces(sizes)
-    return figures(found, journal_cpu, sizes.seats)
+    found = traces(table_toml(sizes.seats), sizes.real_presses)
+    result = figures(found, journal_cpu_seconds(), sizes.seats)
+    result += wire_figures("two buses", found)
+    for name, wiring, kernel_mux in EXAMPLES:
+        text = (TABLES / f"{name}.toml").read_text()
+        result += wire_figures(f"{name} ({wiring})", traces(
+            text, max(1, sizes.real_presses // 4), kernel_mux))
+    return result
+
+
+def wire_figures(table: str, found: Sequence[zero.Trace]) -> list[Figure]:
+    """Press to the presser's screen, and to the last seat's, complete on the emulated wire
+    (each transfer its wire time, the service's background redraws running)."""
+    own = spread([1000 * (max(s.at for s in t.sent if s.seat == t.seat) - t.pressed_at)
+                  for t in found if t.seat in t.seats_changed()])
+    last = spread([1000 * (max(s.at for s in t.sent) - t.pressed_at) for t in found])
+    key = "wire_" + table.split()[0].replace("-", "_")
+    return [*_spread(f"{key}_presser", f"{table}, emulated wire: press to presser's screen "
+                     f"complete ({own.count} presses)", own, None),
+            *_spread(f"{key}_last", f"{table}, emulated wire: press to last seat complete "
+                     f"({last.count} edges)", last, None)]
 
 
 def figures(found: Sequence[zero.Trace], journal_cpu: float, seats: int) -> list[Figure]:

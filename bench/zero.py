@@ -16,15 +16,9 @@ waits for that (a tick changes one digit on each seat).
 
 The constants and where they come from:
 
-- ``I2C_HZ``: 400 kHz, the SSD1306's fast-mode limit (SSD1306 datasheet, I2C timing: 2.5 us
-  clock cycle) and what hardware/README.md sets (``dtparam=i2c_arm_baudrate=400000``; the
-  Pi's default is 100 kHz).
-- ``BITS_PER_BYTE``: 9 clocks a byte, 8 data bits and the ACK (NXP UM10204, the I2C-bus
-  specification, 3.1.6); ``FRAMING_BITS``: about one clock each for START and STOP.
-- ``TRANSFER_OVERHEAD``: 100 us for each ``write_i2c_block_data``: the ``ioctl`` and the
-  i2c-bcm2835 driver's set-up and completion interrupt on a 1 GHz Cortex-A53. An estimate,
-  not a measurement (no Pi here): it is ~7 % of a 32-byte block's 0.77 ms of clocks, so an
-  error in it moves the figures little; measure it on a Pi with ``i2ctransfer`` in a loop.
+- ``I2C_HZ``, ``BITS_PER_BYTE``, ``FRAMING_BITS``, ``TRANSFER_OVERHEAD``: the emulated wire's
+  (:mod:`hardware.drivers.emulated_wire`, where each is sourced), so the model and the
+  wire-emulated runs cost a transfer alike.
 - ``CPU_FACTOR``: 10. Python on the Zero 2 W (Cortex-A53, 1 GHz, in-order) runs 8-10 times
   slower than one core of the x86 VM these figures come from, as timed with this bench's
   own press path (profiled in the issue that asked for this model); the slow end is used.
@@ -42,18 +36,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-I2C_HZ = 400_000
-BITS_PER_BYTE = 9
-FRAMING_BITS = 2
-TRANSFER_OVERHEAD = 100e-6
+from hardware.drivers.emulated_wire import wire_seconds
+
 CPU_FACTOR = 10.0
 SD_COMMIT = 0.010
 WAKE = 0.0002
-
-
-def wire_seconds(wire_bytes: int) -> float:
-    """One transfer on the Pi's bus: its clocks, START/STOP and the driver's overhead."""
-    return (wire_bytes * BITS_PER_BYTE + FRAMING_BITS) / I2C_HZ + TRANSFER_OVERHEAD
 
 
 @dataclass(frozen=True)

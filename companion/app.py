@@ -296,8 +296,9 @@ class App:
     def redraw(self, first: tuple[int, ...] = ()) -> None:
         """Show the table: compose every seat's screen and the public one, draw what changed.
 
-        Seats in ``first`` (whoever just pressed) are drawn before the others: on a shared
-        I2C bus the presser's screen is then the first on the wire, not up to the eighth.
+        Seats in ``first`` (whoever just pressed) are drawn before the others, and the
+        presser's screen is marked awaited: on a shared I2C wire it goes before any other
+        seat's bytes, even a background redraw's already queued (docs/ARCHITECTURE.md §10).
         The first screen is composed and rendered while the journal's commit flushes, and
         written once the journal is settled; a commit the disk refused is told at once, the
         first screen composed again with the news.
@@ -312,7 +313,7 @@ class App:
             now = self.clock()
             head = list(self._frames(order[:1], now))
             self._settle()
-        self._write(head, now)
+        self._write(head, now, awaited=bool(order) and order[0] in first)
         self._write(self._frames(order[1:], now), now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
@@ -326,9 +327,9 @@ class App:
             if frame is not None:
                 yield frame
 
-    def _write(self, frames: Iterable[Frame], now: float) -> None:
+    def _write(self, frames: Iterable[Frame], now: float, *, awaited: bool = False) -> None:
         for frame in frames:
-            self.screens.write(frame, now)
+            self.screens.write(frame, now, awaited=awaited)
 
 
 def _settle_in() -> None:

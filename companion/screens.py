@@ -69,11 +69,13 @@ class ScreenKeeper:
             return None
         return Frame(number, face, image, pixels, secret)
 
-    def write(self, frame: Frame, now: float) -> None:
-        """Send ``frame`` to its seat's screen."""
+    def write(self, frame: Frame, now: float, *, awaited: bool = False) -> None:
+        """Send ``frame`` to its seat's screen (``awaited``: it answers that seat's press)."""
         number, face, image, pixels, secret = (frame.number, frame.face, frame.image,
                                                frame.pixels, frame.secret)
         screen = self.hardware.seats[number].screen
+        if awaited:
+            screen.awaited()
         try:
             if secret:
                 screen.disclose(image)

@@ -68,6 +68,11 @@ class SeatScreen(ABC):
         Raises :class:`OSError` when the display is unreachable (unplugged, bus error).
         """
 
+    def awaited(self) -> None:
+        """The next update answers a press on this seat: on a wire shared with other seats
+        it goes before their bytes (docs/ARCHITECTURE.md §10). A screen alone on its link
+        (a pod, a window, a phone) has nobody to go before."""
+
     def disclose(self, image: Image.Image) -> None:
         """Show a private face: the whole frame is written, whatever changed, so the bytes
         on a wire (an activity LED, a scope) never depend on which pixels the secret lit.

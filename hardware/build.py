@@ -7,6 +7,7 @@ import time
 import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
+from pathlib import Path
 
 from gpiozero.exc import PinFactoryFallback
 from gpiozero.pins import Factory
@@ -17,6 +18,7 @@ from .config import SeatConfig, TableConfig
 from .drivers.bus import BusWriter, I2cBus, Tca9548a
 from .drivers.gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
 from .drivers.oled import OledScreen
+from .drivers.wires import SYSFS, wire_of
 from .pods.discovery import PodFinder, PortLister
 from .pods.link import PodLink
 from .web.server import PhoneServer, Routes
@@ -36,6 +38,7 @@ def build_table(
     clock: Clock = time.monotonic,
     pod_ports: PortLister = comports,
     page: Routes | None = None,
+    sysfs: Path = SYSFS,
 ) -> TableHardware:
     """Open every pin and bus the config names; on any failure close what was opened.
 
@@ -45,9 +48,9 @@ def build_table(
     seat starts at once too: its link thread finds the pod (among ``pod_ports`` for
     ``pod = "auto"``) whenever it is plugged in. Phone seats share one web server, started
     here, which also serves ``page`` (the table's page) when table.toml turns it on; a port
-    already in use raises OSError.
+    already in use raises OSError. ``sysfs`` says which buses share a wire.
     """
-    buses = _Buses(open_smbus if bus_factory is None else bus_factory)
+    buses = _Buses(open_smbus if bus_factory is None else bus_factory, sysfs)
     pods = {seat.number: seat.pod for seat in config.seats if seat.pod is not None}
     finder = PodFinder(pods, list_ports=pod_ports)
     table = TableHardware(seats={})
@@ -119,20 +122,23 @@ def _screen(seat: SeatConfig, buses: _Buses) -> OledScreen:
 
 class _Buses:
     """Opens a bus per seat; seats behind one userspace mux share its bus and its state, and
-    the seats of one bus number share one writer thread (two muxes on two of the Pi's buses:
-    two writers, sending at once)."""
+    the seats of one physical wire share one writer thread, whatever ``/dev/i2c-N`` each
+    opens (the kernel mux's channels are their parent's wire, :func:`wire_of`); two muxes on
+    two of the Pi's buses: two writers, sending at once."""
 
-    def __init__(self, open_bus: BusFactory) -> None:
+    def __init__(self, open_bus: BusFactory, sysfs: Path) -> None:
         self._open_bus = open_bus
+        self._sysfs = sysfs
         self._muxes: dict[int, Tca9548a] = {}
         self._writers: dict[int, BusWriter] = {}
 
     def writer(self, seat: SeatConfig) -> BusWriter:
         number = seat.mux.bus if seat.mux is not None else seat.bus
         assert number is not None  # validated: a direct seat has a bus or a mux
-        if number not in self._writers:
-            self._writers[number] = BusWriter(f"i2c-{number}")
-        return self._writers[number]
+        wire = wire_of(number, self._sysfs)
+        if wire not in self._writers:
+            self._writers[wire] = BusWriter(f"i2c-{wire}")
+        return self._writers[wire]
 
     def open(self, seat: SeatConfig) -> I2cBus:
         if seat.mux is None:

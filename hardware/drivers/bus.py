@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -166,32 +165,71 @@ class MuxChannel:
 Job = Callable[[], None]
 
 
+class Task(Protocol):
+    """Work a :class:`BusWriter` takes one transfer at a time (a screen's pending update)."""
+
+    def step(self) -> bool:
+        """Make at most one transfer; False once nothing is left to send."""
+        ...
+
+
+@dataclass
+class _Queued:
+    task: Task
+    failed: Callable[[OSError], None]
+    urgent: bool
+    order: int
+    changes: int = 0  # submits since queued: a step that found nothing to do may be stale
+
+
+class _Once:
+    """A job run whole as one task (:meth:`BusWriter.call`)."""
+
+    def __init__(self, job: Job) -> None:
+        self._job: Job | None = job
+
+    def step(self) -> bool:
+        job, self._job = self._job, None
+        if job is not None:
+            job()
+        return False
+
+
 class BusWriter:
-    """The one thread that does a bus's transfers, in order, so the loop need not wait for them.
+    """The one thread that does a physical wire's transfers, the most awaited first.
 
-    At 400 kHz a turn change that redraws 8 seats is ~100 ms of wire: on one thread the last
-    seat waits for every other seat's bytes *and* every other seat's drawing. With a writer per
-    bus (two muxes on two of the Pi's buses: two writers) the loop draws the next seat while
-    the wire carries the last one, and the two buses carry at once. Whoever owns a screen on
-    the bus :meth:`attach` es; the thread ends when the last one :meth:`release` s.
+    One writer per wire, not per ``/dev/i2c-N`` (docs/ARCHITECTURE.md §10): the channels of a
+    mux share their parent's wire, and two writers on one wire interleave their transfers, so
+    a press would wait for every other seat's. The loop hands each screen's update over and
+    goes on drawing; the writer takes work *transfer by transfer*: before each transfer it
+    picks the urgent task (the screen of the seat whose press caused the step) if there is
+    one, else the longest-queued. So the presser's frame goes whole before another seat's
+    bytes of the same step, and a press that lands while a background redraw (an hourglass
+    tick, a notice timing out) is on the wire waits for one transfer, not for that redraw.
+    A task submitted again while queued keeps its place (a seat's newer frame supersedes its
+    queued one: the screen plans from the bytes its device really holds). Whoever owns a
+    screen on the wire :meth:`attach` es; the thread ends when the last one :meth:`release` s.
 
-    :meth:`submit` queues a job and returns; a job's OSError goes to its ``failed`` callback
-    (on the writer's thread). :meth:`call` runs a job after everything queued before it and
-    waits for it, raising here what it raised there.
+    A task's OSError goes to its ``failed`` callback (on the writer's thread). :meth:`call`
+    runs a job after everything queued before it and waits for it, raising here what it
+    raised there.
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self._jobs: queue.SimpleQueue[tuple[Job, Callable[[OSError], None]] | None] = (
-            queue.SimpleQueue())
+        self._queued: dict[int, _Queued] = {}  # by id(task)
+        self._order = 0
         self._users = 0
+        self._stopping = False
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)
 
     def attach(self) -> None:
         with self._lock:
             self._users += 1
             if self._thread is None:
+                self._stopping = False
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
 
@@ -201,11 +239,23 @@ class BusWriter:
             if self._users > 0 or self._thread is None:
                 return
             thread, self._thread = self._thread, None
-        self._jobs.put(None)
+            self._stopping = True
+            self._ready.notify()
         thread.join()
 
-    def submit(self, job: Job, failed: Callable[[OSError], None]) -> None:
-        self._jobs.put((job, failed))
+    def submit(self, task: Task, failed: Callable[[OSError], None], *,
+               urgent: bool = False) -> None:
+        """Queue ``task`` (or keep its place if queued: it has new work); ``urgent``: a
+        player waits for it, so it goes before everything not urgent."""
+        with self._lock:
+            queued = self._queued.get(id(task))
+            if queued is None:
+                self._order += 1
+                self._queued[id(task)] = _Queued(task, failed, urgent, self._order)
+                self._ready.notify()
+            else:
+                queued.urgent = queued.urgent or urgent
+                queued.changes += 1
 
     def call(self, job: Job) -> None:
         done = threading.Event()
@@ -219,17 +269,32 @@ class BusWriter:
             finally:
                 done.set()
 
-        self._jobs.put((run, lambda error: None))
+        self.submit(_Once(run), lambda error: None)
         done.wait()
         if raised:
             raise raised[0]
 
+    def _next(self) -> tuple[_Queued, int] | None:
+        with self._lock:
+            while not self._queued and not self._stopping:
+                self._ready.wait()
+            if not self._queued:
+                return None
+            queued = min(self._queued.values(), key=lambda q: (not q.urgent, q.order))
+            return queued, queued.changes
+
     def _run(self) -> None:
-        for item in iter(self._jobs.get, None):
-            job, failed = item
+        while (picked := self._next()) is not None:
+            queued, changes = picked
             try:
-                job()
+                more = queued.task.step()
             except OSError as error:
-                failed(error)
-            except Exception:  # a bug in a job must not stop the bus for every other seat
-                log.exception("%s: a bus job failed", self.name)
+                more = False
+                queued.failed(error)
+            except Exception:  # a bug in a task must not stop the wire for every other seat
+                more = False
+                log.exception("%s: a bus task failed", self.name)
+            if not more:
+                with self._lock:
+                    if queued.changes == changes:  # else it was given new work meanwhile
+                        del self._queued[id(queued.task)]

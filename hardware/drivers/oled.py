@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import errno
 import re
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -265,12 +267,33 @@ def _merge_pages(runs: list[list[Run]], cost: Costs, first: int) -> list[Window]
     return windows
 
 
+Transfer = tuple[tuple[int, ...], tuple[int, ...]]  # (commands, ()) or ((), RAM offsets)
+
+
+def transfers(windows: list[Window], frame: bytes, controller: Addressing) -> list[Transfer]:
+    """``windows`` as the I2C transfers luma makes of them: each window's addressing command,
+    then its data in blocks of :data:`I2C_BLOCK`, each block with the RAM offsets it fills."""
+    out: list[Transfer] = []
+    for window in windows:
+        out.append((controller.address(window), ()))
+        offsets = [page * WIDTH + column for page in range(window.first_page, window.last_page + 1)
+                   for column in range(window.start, window.end)]
+        out += [((), tuple(offsets[at:at + I2C_BLOCK])) for at in range(0, len(offsets), I2C_BLOCK)]
+    return out
+
+
 class OledScreen(SeatScreen):
     """A seat's SSD1306 or SH1106 on an I2C bus (an ``SMBus``, a mux channel, a recorder).
 
     The screen starts offline: :meth:`reconnect` probes the display and runs luma's init
     sequence (display off, clear, display on). Probing first keeps a display that stays
     unplugged for an evening from costing a whole init sequence on each retry.
+
+    With a wire's :class:`BusWriter`, an update is handed over as the frame to reach: the
+    writer calls :meth:`step` for one transfer at a time, and the plan is made there from the
+    RAM the device really holds (``_held``, kept transfer by transfer), so a newer frame that
+    arrives while an older one is queued or half sent replaces it and is planned from what
+    the panel shows, never from a frame that did not all reach it.
     """
 
     def __init__(
@@ -287,13 +310,25 @@ class OledScreen(SeatScreen):
         if writer is not None:
             writer.attach()
         self._device: LumaDevice | None = None
-        self._frame: bytes | None = None  # the RAM once every update handed over is sent
-        self._lit = False
+        self._lit = False  # as it will be once every update handed over is sent
         self._failure: OSError | None = None  # a handed-over update that failed, not yet told
+        self._urgent = False  # the next update answers a press on this seat
+        # What the writer works from, under _pending (the loop hands over, the writer sends):
+        self._pending = threading.Lock()
+        self._held: bytearray | None = None  # the device's RAM as sent (None: unknown)
+        self._want: bytes | None = None  # the frame to reach, not yet planned
+        self._goal = BLANK_FRAME  # the frame the plan in _plan leads to
+        self._plan: deque[Transfer] = deque()
+        self._whole = False  # plan the next frame whole (a private face, an unknown RAM)
+        self._off = False  # DISPLAY_OFF owed before the next byte of RAM
+        self._on = False  # DISPLAY_ON owed once the RAM is all sent
 
     @property
     def online(self) -> bool:
         return self._device is not None
+
+    def awaited(self) -> None:
+        self._urgent = True
 
     def reconnect(self) -> None:
         self._retire()
@@ -321,7 +356,8 @@ class OledScreen(SeatScreen):
     def blank(self) -> None:
         self._raise_failure()
         self._require_device()
-        self._frame = None
+        with self._pending:
+            self._held = None
         self._update(BLANK_FRAME, off_first=True, on_after=False, wait=True)
 
     def close(self) -> None:
@@ -338,34 +374,77 @@ class OledScreen(SeatScreen):
 
     def _update(self, frame: bytes, *, off_first: bool, on_after: bool, whole: bool = False,
                 wait: bool = False) -> None:
-        """Plan the change from the RAM as it will be, and hand the bytes to the bus
-        (``whole``: every byte, the same windows whatever the frame; ``wait``: and wait until
-        they are sent, as blanking at start and stop does).
-
-        The plan is made here, on the caller's thread, against ``_frame`` (what the RAM holds
-        once everything handed over before is sent), so updates queued on a writer stack up
-        correctly; the writer only sends.
-        """
-        device = self._require_device()
-        windows = plan(None if whole else self._frame, frame, self._controller)
-        address = self._controller.address
-        self._frame, self._lit = frame, on_after or (self._lit and not off_first)
-
-        def send() -> None:
-            if not self._is_current(device):
-                return  # retired (or failed) since: its reconnect sends a whole frame
+        """Hand ``frame`` over (``whole``: every byte, the same windows whatever the frame;
+        ``wait``: and wait until it is sent, as blanking at start and stop does)."""
+        self._require_device()
+        self._lit = on_after or (self._lit and not off_first)
+        with self._pending:
+            self._want, self._whole = frame, self._whole or whole
+            self._plan.clear()  # what is left of an older frame: planned anew from _held
             if off_first:
-                device.command(DISPLAY_OFF)
-            for window in windows:
-                device.command(*address(window))
-                device.data(window.cut(frame))
-            if on_after:
-                device.command(DISPLAY_ON)
-
+                self._off, self._on = True, on_after
+            else:
+                self._on = self._on or on_after
+        urgent, self._urgent = self._urgent, False
         if self._writer is None or wait:
-            self._now(send)
+            self._now(self._send_all)
         else:
-            self._writer.submit(self._converted(send), self._failed)
+            self._writer.submit(self, self._failed, urgent=urgent)
+
+    def _send_all(self) -> None:
+        while self.step():
+            pass
+
+    def step(self) -> bool:
+        """One transfer of the pending update (on the writer's thread); False when done."""
+        commands: tuple[int, ...]
+        offsets: tuple[int, ...]
+        with self._pending:
+            device = self._device
+            if device is None:  # retired (or failed) since: its reconnect sends a whole frame
+                self._want = None
+                self._plan.clear()
+                return False
+            if self._off:
+                self._off = False
+                commands, offsets = (DISPLAY_OFF,), ()
+            else:
+                if not self._plan and self._want is not None:
+                    self._plan_next()
+                if self._plan:
+                    commands, offsets = self._plan.popleft()
+                    if not self._plan and self._want is None:
+                        self._whole = False
+                elif self._on:
+                    self._on = False
+                    commands, offsets = (DISPLAY_ON,), ()
+                else:
+                    return False
+            goal = self._goal
+        try:
+            if commands:
+                device.command(*commands)
+            else:
+                device.data([goal[offset] for offset in offsets])
+        except luma.core.error.DeviceNotFoundError as error:
+            raise OSError(errno.EREMOTEIO, str(error)) from error
+        if offsets:
+            with self._pending:
+                held = self._held
+                if held is not None:
+                    for offset in offsets:
+                        held[offset] = goal[offset]
+        return True
+
+    def _plan_next(self) -> None:
+        """Plan the way from the RAM as sent to the wanted frame (under ``_pending``)."""
+        goal, self._want = self._want, None
+        assert goal is not None
+        if self._held is None:  # unknown RAM: written whole, and known as it is sent
+            self._whole, self._held = True, bytearray(goal)
+        base = None if self._whole else bytes(self._held)
+        self._goal = goal
+        self._plan.extend(transfers(plan(base, goal, self._controller), goal, self._controller))
 
     def _now(self, job: Callable[[], None]) -> None:
         """Run ``job`` on the bus now (after anything queued on its writer) and wait."""
@@ -392,7 +471,7 @@ class OledScreen(SeatScreen):
     def _raise_failure(self) -> None:
         failure, self._failure = self._failure, None
         if failure is not None:
-            self._frame, self._lit = None, False
+            self._forget_ram()
             raise failure
 
     def _require_device(self) -> LumaDevice:
@@ -400,16 +479,19 @@ class OledScreen(SeatScreen):
             raise OSError(errno.ENODEV, f"no display at {self._address:#04x}; reconnect() first")
         return self._device
 
-    def _is_current(self, device: LumaDevice) -> bool:
-        """``device`` is still the one in use: neither retired nor failed since it was taken."""
-        return self._device is device
+    def _forget_ram(self) -> None:
+        """The panel's RAM and power are unknown: the next frame goes whole, lit after."""
+        self._lit = False
+        with self._pending:
+            self._held, self._want = None, None
+            self._plan.clear()
+            self._off = self._on = False
 
     def _retire(self) -> None:
         """Drop the luma device (it has no exit hook to keep it alive: see _no_exit_hook)."""
         self._device = None
-        self._frame = None
-        self._lit = False
         self._failure = None
+        self._forget_ram()
 
     @contextmanager
     def _bus_errors(self) -> Iterator[None]:
@@ -417,8 +499,8 @@ class OledScreen(SeatScreen):
         try:
             yield
         except luma.core.error.DeviceNotFoundError as error:
-            self._frame, self._lit = None, False
+            self._forget_ram()
             raise OSError(errno.EREMOTEIO, str(error)) from error
         except OSError:
-            self._frame, self._lit = None, False
+            self._forget_ram()
             raise

@@ -1,0 +1,138 @@
+"""The Pi's I2C wires, emulated: every transfer takes its time on the wire it shares.
+
+The tests and the bench play the table on these, so that what they see of the wire is what a
+Pi's is: a transfer costs ``(bytes x BITS_PER_BYTE + FRAMING_BITS)`` clocks at the configured
+clock plus the driver's overhead, one transfer at a time per physical wire, whatever
+``/dev/i2c-N`` it was written to. A kernel mux's channels (:class:`EmulatedPi`'s
+``kernel_mux``) share their parent's wire, the kernel's channel switch (a one-byte write to the
+mux) crossing it before a transfer on another channel, and sysfs says so as the kernel's does
+(:mod:`hardware.drivers.wires`). The transfer waits through a *gate*: ``time.sleep`` for its
+wire time by default (letting go of the GIL as smbus2's ``ioctl`` does); a test passes a gate
+that waits for the test's word, so nothing waits on a deadline.
+
+Constants, and where they come from (bench/zero.py replays its traces with the same ones):
+
+- ``I2C_HZ``: 400 kHz, the SSD1306's fast-mode limit (SSD1306 datasheet, I2C timing: 2.5 us
+  clock cycle) and what hardware/README.md sets (``dtparam=i2c_arm_baudrate=400000``).
+- ``BITS_PER_BYTE``: 9 clocks a byte, 8 data bits and the ACK (NXP UM10204, the I2C-bus
+  specification, 3.1.6); ``FRAMING_BITS``: about one clock each for START and STOP.
+- ``TRANSFER_OVERHEAD``: 100 us for each transfer: the ``ioctl`` and the i2c-bcm2835 driver's
+  set-up and completion interrupt on a 1 GHz Cortex-A53. An estimate, not a measurement.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .bus import MUX_ADDRESSES, Transfer
+
+I2C_HZ = 400_000
+BITS_PER_BYTE = 9
+FRAMING_BITS = 2
+TRANSFER_OVERHEAD = 100e-6
+KERNEL_MUX_ADDRESS = 0x70  # the i2c-mux overlay's TCA9548A (hardware/tables/kitchen.toml)
+
+
+def wire_seconds(wire_bytes: int, hz: int = I2C_HZ) -> float:
+    """One transfer on a Pi's bus: its clocks, START/STOP and the driver's overhead."""
+    return (wire_bytes * BITS_PER_BYTE + FRAMING_BITS) / hz + TRANSFER_OVERHEAD
+
+
+Gate = Callable[[Transfer, float], None]  # (the transfer, its wire seconds): returns once sent
+
+
+def sleeping(transfer: Transfer, seconds: float) -> None:
+    time.sleep(seconds)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One transfer as it crossed a wire: the ``/dev/i2c-N`` it was written to, the mux
+    channel switched in then (None: no mux, or none selected yet), and when it was over
+    (``perf_counter``)."""
+
+    bus: int
+    channel: int | None
+    transfer: Transfer
+    ended: float
+
+
+class Wire:
+    """One physical wire: one transfer at a time, each through the gate, all kept in order."""
+
+    def __init__(self, root: int, gate: Gate, hz: int) -> None:
+        self.root = root
+        self.carried: list[Carried] = []
+        self._gate = gate
+        self._hz = hz
+        self._channel: int | None = None
+        self._lock = threading.Lock()
+
+    def carry(self, bus: int, kernel_channel: int | None, transfer: Transfer) -> None:
+        with self._lock:
+            if kernel_channel is not None and kernel_channel != self._channel:
+                self._channel = kernel_channel
+                self._pass(bus, Transfer(KERNEL_MUX_ADDRESS, None, bytes([1 << kernel_channel])))
+            elif transfer.address in MUX_ADDRESSES and transfer.control is None:
+                self._channel = transfer.data[0].bit_length() - 1  # a userspace mux's switch
+            self._pass(bus, transfer)
+
+    def _pass(self, bus: int, transfer: Transfer) -> None:
+        self._gate(transfer, wire_seconds(transfer.wire_bytes, self._hz))
+        self.carried.append(Carried(bus, self._channel, transfer, time.perf_counter()))
+
+
+class WireBus:
+    """``/dev/i2c-N`` on an emulated wire: the smbus2 subset the table uses."""
+
+    def __init__(self, wire: Wire, number: int, kernel_channel: int | None) -> None:
+        self.wire = wire
+        self.number = number
+        self._kernel_channel = kernel_channel
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        self.wire.carry(self.number, self._kernel_channel, Transfer(i2c_addr, register,
+                                                                    bytes(data)))
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        self.wire.carry(self.number, self._kernel_channel, Transfer(i2c_addr, None,
+                                                                    bytes([value])))
+
+    def close(self) -> None:
+        pass
+
+
+class EmulatedPi:
+    """The Pi's buses for ``build_table(bus_factory=pi.open, sysfs=pi.sysfs)``.
+
+    ``kernel_mux`` maps each ``/dev/i2c-N`` the kernel's i2c-mux made to its parent bus and
+    channel; its sysfs links are written under ``sysfs`` as the kernel lays them out.
+    """
+
+    def __init__(self, sysfs: Path, kernel_mux: Mapping[int, tuple[int, int]] | None = None,
+                 *, gate: Gate = sleeping, hz: int = I2C_HZ) -> None:
+        self.sysfs = sysfs
+        self.wires: dict[int, Wire] = {}
+        self._kernel_mux = dict(kernel_mux or {})
+        self._gate = gate
+        self._hz = hz
+        for number, (parent, _) in self._kernel_mux.items():
+            chip = sysfs / "devices" / f"i2c-{parent}" / f"{parent}-{KERNEL_MUX_ADDRESS:04x}"
+            adapter = sysfs / "bus" / "i2c" / "devices" / f"i2c-{number}"
+            chip.mkdir(parents=True, exist_ok=True)
+            adapter.mkdir(parents=True, exist_ok=True)
+            (adapter / "mux_device").symlink_to(chip)
+
+    def open(self, number: int) -> WireBus:
+        root, channel = self._kernel_mux.get(number, (number, None))
+        wire = self.wires.setdefault(root, Wire(root, self._gate, self._hz))
+        return WireBus(wire, number, channel)
+
+    def carried(self) -> list[Carried]:
+        """Every wire's transfers, in the order they ended."""
+        return sorted((c for wire in self.wires.values() for c in wire.carried),
+                      key=lambda c: c.ended)
