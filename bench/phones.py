@@ -39,6 +39,7 @@ from pathlib import Path
 from aiohttp import ClientSession
 
 from . import zero
+from .idle import SETTLE as IDLE_SETTLE
 from .phone_client import Phone
 from .proc import sample, wakeups_between
 from .report import Figure
@@ -131,7 +132,7 @@ async def _play(service: Service, links: list[str],
             presses.append(await _press(phone, "act"))  # Join
             await _tap(phone, "peek")  # to Leave
             presses.append(await _press(phone, "act"))  # Leave
-        await asyncio.sleep(LOCKOUT_GAP)
+        await asyncio.sleep(min(IDLE_SETTLE, sizes.idle_seconds))  # the last redraws land
         idle = await _idle(service.pid(), sizes.idle_seconds)
         rss = service.rss_kib()
         for phone in phones:
