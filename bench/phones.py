@@ -17,8 +17,9 @@ the link's ``#fragment``, as the page does) each open one over a real socket.
   voluntary and involuntary, summed over every thread (/proc/PID/task/*/status). Beside it,
   the same window on the same service with 8 wired seats (bench/realpath.py's two muxes).
 - **Memory.** ``VmRSS`` with the phones connected, after their presses, against that wired
-  table at the same moment after its ready (the speaker open on both), and against the
-  phone table itself before any phone opened its link.
+  table as long after its ready as bench/idle.py settles (the speaker opened, then its
+  mixer closed, on both), and against the phone table itself before any phone opened its
+  link.
 
 The Zero 2 W rows scale the CPU figures by bench/zero.py's ``CPU_FACTOR`` (its source is
 there); memory and wake-ups are the same program's and are not scaled.
@@ -43,7 +44,7 @@ from .idle import SETTLE as IDLE_SETTLE
 from .phone_client import Phone
 from .proc import sample, wakeups_between
 from .report import Figure
-from .service import SCRATCH, SETTLE, TIMEOUT, Service
+from .service import SCRATCH, TIMEOUT, Service
 from .sizes import Sizes
 from .stats import spread
 
@@ -67,7 +68,8 @@ class Idle:
 
 
 def measure(sizes: Sizes) -> list[Figure]:
-    settle = min(SETTLE, sizes.idle_seconds)  # the speaker opens after ready (full runs)
+    # As the idle part: the speaker opens after ready and, silent, closes its mixer again.
+    settle = min(IDLE_SETTLE, sizes.idle_seconds)
     with tempfile.TemporaryDirectory(prefix="phones-", dir=SCRATCH) as folder:
         for name in ("wired", "phones"):
             (Path(folder) / name).mkdir()
@@ -132,7 +134,7 @@ async def _play(service: Service, links: list[str],
             presses.append(await _press(phone, "act"))  # Join
             await _tap(phone, "peek")  # to Leave
             presses.append(await _press(phone, "act"))  # Leave
-        await asyncio.sleep(min(IDLE_SETTLE, sizes.idle_seconds))  # the last redraws land
+        await asyncio.sleep(min(IDLE_SETTLE, sizes.idle_seconds))  # the last redraws, tunes
         idle = await _idle(service.pid(), sizes.idle_seconds)
         rss = service.rss_kib()
         for phone in phones:
