@@ -1,6 +1,7 @@
 """``python -m bench`` (``make bench``): every figure, its budget, and the naive baseline.
 
-``--quick`` runs tiny sizes (the smoke test); ``--json`` says where results go (default
+``--quick`` runs tiny sizes (the smoke test); ``--only WORD`` the parts whose title has WORD
+(``--only phones``); ``--json`` says where results go (default
 bench/results.json, which git ignores); ``--markdown`` prints the rows BENCHMARKS.md keeps.
 """
 
@@ -12,7 +13,18 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import fairness, idle, journal, lateness, presses, priority, realpath, service, startup
+from . import (
+    fairness,
+    idle,
+    journal,
+    lateness,
+    phones,
+    presses,
+    priority,
+    realpath,
+    service,
+    startup,
+)
 from .report import Figure, markdown, table, write_json
 from .sizes import FULL, QUICK, Sizes
 
@@ -27,6 +39,7 @@ STEPS: tuple[Step, ...] = (
     ("idle CPU and wake-ups", idle.measure),
     ("start to ready, --help", startup.measure_start),
     ("the service: start, memory, reloads, reconnects", service.measure),
+    ("phones: a press to its frame, idle, memory", phones.measure),
     ("resident memory", startup.measure_memory),
     ("journal commits", journal.measure),
     ("fairness", fairness.measure),
@@ -38,6 +51,8 @@ def parser() -> argparse.ArgumentParser:
     options.add_argument("--quick", action="store_true", help="tiny sizes (seconds, not minutes)")
     options.add_argument("--json", type=Path, default=RESULTS, metavar="FILE",
                          help=f"where to write the figures (default {RESULTS.name})")
+    options.add_argument("--only", metavar="WORD", default="",
+                         help="only the parts whose title has WORD (e.g. phones)")
     options.add_argument("--markdown", action="store_true",
                          help="print the table as Markdown (for BENCHMARKS.md)")
     return options
@@ -49,6 +64,8 @@ def main(args: list[str] | None = None) -> int:
     figures: list[Figure] = []
     print(f"measuring {priority.as_the_service()}", file=sys.stderr)
     for title, step in STEPS:
+        if options.only not in title:
+            continue
         started = time.monotonic()
         print(f"measuring {title}...", end=" ", file=sys.stderr, flush=True)
         figures += step(sizes)

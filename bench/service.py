@@ -44,20 +44,23 @@ TIMEOUT = 60.0
 class Service:
     """One ``companion play --table`` process and the notify socket it reports to."""
 
-    def __init__(self, folder: Path, moves: int) -> None:
+    def __init__(self, folder: Path, moves: int | None, table: str | None = None) -> None:
+        """``table`` is table.toml's text (default: 8 seats behind two muxes); ``moves`` of a
+        journaled game to resume, or None to start in the lobby."""
         self.table = folder / "table.toml"
-        self.table.write_text(table_toml(8), encoding="utf-8")
+        self.table.write_text(table or table_toml(8), encoding="utf-8")
         self.state = folder / "state"
         self.state.mkdir(mode=0o700)
-        _journal_a_game(journal_path(self.state), moves)
+        if moves is not None:
+            _journal_a_game(journal_path(self.state), moves)
         self.socket_path = folder / "notify.sock"
         self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.notify.bind(str(self.socket_path))
         self.notify.settimeout(TIMEOUT)
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> float:
-        """Launch the service; seconds from launch to READY."""
+    def start(self, stdout: int = subprocess.DEVNULL) -> float:
+        """Launch the service (its output to ``stdout``); seconds from launch to READY."""
         env = environment()
         env["PYTHONPATH"] = os.pathsep.join((str(FAKE_PI), env["PYTHONPATH"]))
         env.update(GPIOZERO_MOCK_PIN_CLASS="mockpwmpin", SDL_AUDIODRIVER="dummy",
@@ -67,7 +70,7 @@ class Service:
         command = [*companion_command(), "play", "--table", str(self.table),
                    "--state-dir", str(self.state)]
         launched = time.monotonic()
-        self.process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+        self.process = subprocess.Popen(command, cwd=REPO, env=env, stdout=stdout,
                                         stderr=subprocess.DEVNULL)
         self.wait_ready()
         return time.monotonic() - launched
@@ -81,9 +84,12 @@ class Service:
         self.process.send_signal(signal.SIGHUP)
         self.wait_ready()
 
-    def rss_kib(self) -> int:
+    def pid(self) -> int:
         assert self.process is not None
-        return resident_kib(self.process.pid)[0]
+        return self.process.pid
+
+    def rss_kib(self) -> int:
+        return resident_kib(self.pid())[0]
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -15,6 +15,8 @@ KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_ea
 REAL_PATH = {"real_first_byte_p99", "zero_serial_presser_p99", "zero_serial_last_p99",
              "service_ready", "service_rss_ready", "service_rss_reloads",
              "service_rss_reconnects", "glass_optimum"}
+PHONES = {"phones_press_p99", "phones_idle_cpu", "phones_idle_wakeups", "phones_rss",
+          "phones_zero_press_p99"}
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +41,17 @@ def test_bench_quick_run_reports_every_figure_with_its_baseline(quick_run):
     assert figures.keys() >= KEYS | REAL_PATH
     assert all(figures[key]["baseline"] is not None for key in KEYS)
     assert "press to bytes on bus p99" in printed
+
+
+def test_bench_times_phone_presses_to_their_sealed_frames_on_the_real_service(quick_run):
+    """The phones part runs on ``companion play --table``: every phone opened its link's seat
+    and each timed press came back as a new frame opened with the seat's key; the idle cost
+    is read beside the same service with wired seats."""
+    printed, figures = quick_run
+    assert figures.keys() >= PHONES
+    assert "phones (4 presses) p99" in printed
+    assert figures["phones_press_p99"]["value"] > 0
+    assert figures["phones_idle_wakeups"]["baseline"] is not None
 
 
 def test_bench_partial_updates_send_fewer_bytes_than_luma_full_frames(quick_run):

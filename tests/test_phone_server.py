@@ -7,34 +7,20 @@ import asyncio
 import os
 import queue
 
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from PIL import Image
 
+from bench.phone_client import key_of, opened, sealed
 from hardware.base import ButtonEdge
 from hardware.web import wire
 from hardware.web.server import NOT_THIS_SEAT, REFUSED, TOO_FAST, PhoneServer
 
 
-def sealed(key: bytes, seat: int, plain: bytes) -> bytes:
-    nonce = os.urandom(12)
-    aad = b"table-companion seat %d to-table" % seat
-    return nonce + ChaCha20Poly1305(key).encrypt(nonce, plain, aad)
-
-
-def opened(key: bytes, sealed: bytes) -> bytes:
-    aad = b"table-companion seat 1 to-phone"
-    return ChaCha20Poly1305(key).decrypt(sealed[:12], sealed[12:], aad)
-
-
 def test_strangers_are_refused_and_the_seated_phone_plays_on():
-    import base64
-
     from aiohttp import ClientSession, WSMsgType
 
     events: queue.SimpleQueue = queue.SimpleQueue()
     server = PhoneServer([1], events.put, host="127.0.0.1", public_host="127.0.0.1").start()
-    fragment = server.link(1).split("#")[1]
-    key = base64.urlsafe_b64decode(fragment + "=" * (-len(fragment) % 4))
+    key = key_of(server.link(1))
     screen = server.screen(1)
     address = f"http://127.0.0.1:{server.port}/ws/seat/1"
 
@@ -69,7 +55,7 @@ def test_strangers_are_refused_and_the_seated_phone_plays_on():
             while True:  # frames until the new one (a phone that lags skips to the latest)
                 message = await again.receive(timeout=5)
                 assert message.type is WSMsgType.BINARY
-                plain = opened(key, message.data)
+                plain = opened(key, 1, message.data)
                 if plain[0] == wire.FRAME and plain[6:] == b"\xff" * wire.FRAME_BYTES:
                     break
             for _ in range(200):  # a flood closes its own socket
