@@ -146,6 +146,7 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
         hardware.seats.update(phones)
         if config is not None:
             _print_phone_links(hardware.seats)
+        _public_in_browser(hardware)
         hardware.speaker = speaker
         stack.callback(setattr, hardware, "speaker", None)  # the speaker outlives the table
         if config is None:  # log lines would scribble over the simulated table
@@ -307,8 +308,25 @@ def _print_phone_links(seats: dict[int, SeatHardware]) -> None:
     so it never goes to a log (a service's output is its journal)."""
     links = [(n, seat.phone_link) for n, seat in seats.items() if seat.phone_link]
     if links and sys.stdout.isatty():
+        from hardware.web.table import phone_server
+
         for number, link in links:
             print(f"Phone seat {number}: {link}")
+        server = phone_server(seats)
+        if server is not None:
+            print(f"Public screen (any browser): {server.public_link()}")
+
+
+def _public_in_browser(hardware: TableHardware) -> None:
+    """Where phone seats run the web server, it serves the public screen too (``/table``);
+    its address holds no key, so it may be printed and logged."""
+    if not any(seat.phone_link for seat in hardware.seats.values()):
+        return  # no server: nor its imports
+    from hardware.web.table import with_browser_public
+
+    server = with_browser_public(hardware)
+    if server is not None:
+        log.info("public screen in a browser: %s", server.public_link())
 
 
 def _public_window() -> PublicWindow:

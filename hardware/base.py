@@ -142,6 +142,10 @@ class Sand:
     running: bool
     shown: str = "exact"
 
+    def left(self, elapsed: float) -> float:
+        """The top bulb's seconds ``elapsed`` seconds after this moment."""
+        return max(0.0, self.remaining - elapsed) if self.running else self.remaining
+
 
 @dataclass(frozen=True)
 class Code:

@@ -1,6 +1,7 @@
 """The phone seats' web server: aiohttp on its own thread, in the companion's process.
 
-It serves the seat page (static files read once at start: no CDN, no build step) and one
+It serves the seat page and the public page (``public``: the public screen in a browser;
+static files read once at start: no CDN, no build step) and one
 WebSocket per phone. Everything a stranger can send is bounded and refused cleanly, and none
 of it reaches the table's loop: a message over MAX_MESSAGE bytes, anything whose seal does
 not open with the seat's key, more than RATE messages a second, a hello that does not come
@@ -28,6 +29,7 @@ from aiohttp import WSMsgType, web
 from ..base import SeatLink, Sink
 from ..closing import Closing
 from . import wire
+from .public import BrowserPublic
 from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator
 
 log = logging.getLogger(__name__)
@@ -132,6 +134,7 @@ class PhoneServer(Closing):
         self._files = {name: path.read_bytes() for name, path in _static_files()}
         self._sockets = 0
         self._loop = asyncio.new_event_loop()
+        self.public = BrowserPublic(self._loop.call_soon_threadsafe, PhoneSocket)
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="phone-server",
                                         daemon=True)
@@ -148,6 +151,10 @@ class PhoneServer(Closing):
         key = self.seats[seat].key.fragment()
         host = f"[{self.public_host}]" if ":" in self.public_host else self.public_host
         return f"http://{host}:{self.port}/seat/{seat}#{key}"
+
+    def public_link(self) -> str:
+        """The public page's address: it holds no key, anyone may open it."""
+        return f"http://{self.public_host}:{self.port}/table"
 
     def screen(self, seat: int) -> WebScreen:
         return WebScreen(self.seats[seat], self._loop.call_soon_threadsafe)
@@ -174,6 +181,8 @@ class PhoneServer(Closing):
         app.router.add_get(r"/seat/{seat:\d{1,2}}", self._seat_page)
         app.router.add_get(r"/ws/seat/{seat:\d{1,2}}", self._socket)
         app.router.add_get("/static/{name:.+}", self._static)
+        app.router.add_get("/table", self._file("table.html"))
+        app.router.add_get("/ws/table", self.public.socket)
         app.router.add_get("/favicon.ico", _no_icon)
         if self._page is not None:
             self._page.add_routes(app.router)

@@ -7,9 +7,10 @@ Used alike by table.toml's phone seats (hardware/build.py), by the simulated tab
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from ..base import SeatHardware, Sink
+from ..base import SeatHardware, Sink, TableHardware
+from ..public_screens import joined
 from .seat import Clock
 from .server import PhoneServer
 
@@ -36,3 +37,21 @@ def served_seats(server: PhoneServer) -> dict[int, SeatHardware]:
                                  buzzer=server.buzzer(number),
                                  phone_link=server.link(number))
             for number in server.seats}
+
+
+def phone_server(seats: Mapping[int, SeatHardware]) -> PhoneServer | None:
+    """The phone seats' server, where there are phone seats (one serves them all)."""
+    for seat in seats.values():
+        for device in seat.inputs:
+            if isinstance(device, PhoneServer):
+                return device
+    return None
+
+
+def with_browser_public(table: TableHardware) -> PhoneServer | None:
+    """Where the table runs the phone server, its public page shows what the table's public
+    screen shows (beside the window, if there is one); returns that server."""
+    server = phone_server(table.seats)
+    if server is not None:
+        table.public = joined(table.public, server.public)
+    return server

@@ -21,9 +21,9 @@ from functools import cache
 from pathlib import Path
 
 import pygame
-import segno
 
 from ..base import Code, PublicPage, PublicScreen, Sand
+from ..qr import qr_modules
 from .glass import GlassState, draw_glass
 from .loop import PygameLoop
 
@@ -75,9 +75,7 @@ def clock_text(seconds: float) -> str:
 
 def sand_left(glass: Sand, shown_at: float, now: float) -> float:
     """The top bulb's seconds at ``now``, run on from the value the app last gave."""
-    if not glass.running:
-        return glass.remaining
-    return max(0.0, glass.remaining - (now - shown_at))
+    return glass.left(now - shown_at)
 
 
 def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None,
@@ -157,13 +155,6 @@ def _tune_badge(surface: pygame.Surface, tune: str, bar: int,
     pygame.draw.ellipse(surface, colour, note_head)
     pygame.draw.line(surface, colour, (x - 1, middle + head), (x - 1, middle - bar // 3), 3)
     pygame.draw.line(surface, colour, (x - 1, middle - bar // 3), (x + head, middle - bar // 5), 3)
-
-
-@cache
-def qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
-    """The QR code of ``text`` as rows of dark (True) modules, with its quiet zone."""
-    code = segno.make(text, error="m", micro=False)
-    return tuple(tuple(bool(m) for m in row) for row in code.matrix_iter(border=4))
 
 
 def _code(surface: pygame.Surface, code: Code, area: pygame.Rect) -> None:
