@@ -53,10 +53,12 @@ class Phone:
         self.driver = webdriver.Chrome(service=Service(DRIVER), options=options)
 
     def open(self, address: str, now: float) -> None:
-        """Load the page with the phone's clock standing at ``now`` (the table's fake one)."""
+        """Load the page with the phone's clock standing at ``now`` (the table's fake one);
+        the public page (``/table``) reads the same clock."""
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
             "source": f"window.fakeNow = {round(now * 1000)}; "
-                      "window.seatClock = () => window.fakeNow;"})
+                      "window.seatClock = () => window.fakeNow; "
+                      "window.tableClock = () => window.fakeNow;"})
         self.driver.get(address)
 
     def state(self, name: str) -> str | None:

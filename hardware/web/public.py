@@ -36,12 +36,11 @@ Post = Callable[..., object]  # runs a call on the server's thread
 
 
 class Viewer(Protocol):
-    """A viewer's socket as the public screen sees it (server.py's ``PhoneSocket``): small
-    messages in order, and of the pages only the latest."""
+    """A viewer's socket as the public screen sees it (server.py's ``PhoneSocket``): messages
+    in order (pages, reveals and tunes alike: a page a few seconds old still tells what
+    happened), at most its PENDING last for a viewer that lags."""
 
     def send(self, message: bytes) -> None: ...
-
-    def send_frame(self, message: bytes) -> None: ...
 
     async def run(self) -> None: ...
 
@@ -103,7 +102,7 @@ class BrowserPublic(PublicScreen):
     def _put_page(self, message: bytes) -> None:
         self._page = message
         for viewer in self._viewers:
-            viewer.send_frame(message)
+            viewer.send(message)
 
     def _put(self, message: bytes) -> None:
         for viewer in self._viewers:
@@ -120,7 +119,7 @@ class BrowserPublic(PublicScreen):
         self._viewers.add(viewer)
         sender = asyncio.ensure_future(viewer.run())
         if self._page is not None:
-            viewer.send_frame(self._page)
+            viewer.send(self._page)
         try:
             async for _ in ws:
                 await ws.close(code=REFUSED, message=b"a viewer sends nothing")
