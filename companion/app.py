@@ -81,6 +81,7 @@ class App:
         self.links = Links()
         lobby = lobby or Lobby(self.seat_numbers)
         lobby.cues = CueMenu.of(hardware)  # which settings this table's seats are offered
+        lobby.phones = tuple(n for n in self.seat_numbers if hardware.seats[n].phone_link)
         self.session = Session(self.seat_numbers, lobby,
                                journal or NullJournal(), key_source, dict(deck_lists or {}))
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),

@@ -71,6 +71,14 @@ class Recall(Effect):
 
 
 @dataclass(frozen=True)
+class FreePhone(Effect):
+    """A player freed a phone seat: the device holding it lets go, and its link opens on
+    another device (a lost phone, the wrong person)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Forget(Effect):
     """A game began or ended: every seat drops its news, highlight and half-confirmed press."""
 
@@ -127,6 +135,8 @@ class EffectPlayer:
                 self.reveal_publicly(effect.text, at)
         elif isinstance(effect, GameOver):
             self.status(effect.outcome)
+        elif isinstance(effect, FreePhone):
+            self.free_phone(effect.seat)
         elif isinstance(effect, KeyRevealed):
             self.status(f"Key revealed: {effect.key.hex()}")
         elif isinstance(effect, Status):
@@ -186,6 +196,11 @@ class EffectPlayer:
         public = self.hardware.public
         if public is not None:
             _guarded("the public screen", lambda: public.show(public_page(view, code), now))
+
+    def free_phone(self, seat: int) -> None:
+        free = self.hardware.seats[seat].free_phone
+        if free is not None:
+            _guarded(f"freeing phone seat {seat}", free)
 
     def status(self, text: str) -> None:
         _guarded("the status line", lambda: self.on_status(text))

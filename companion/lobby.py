@@ -1,5 +1,8 @@
 """Before a game: seats join by pressing ACT, one seat picks the game and its options.
 
+The public screen says which seats are phones, and any joined seat may free a phone seat
+(a lost phone, the wrong person): its device lets go and its link opens on another.
+
 The lobby is one of the table's modes (:class:`companion.mode.Mode`), so the seats drive it
 with the same two buttons and the same screens, and table scripts play it like a game. It is
 pure: Start reports a :class:`StartGame` switch that the session carries out (it owns the
@@ -12,13 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import registry
-from engine.api import LABEL, Action, Buzz, Game, Option, SeatView
+from engine.api import LABEL, Action, Buzz, Effect, Game, Option, SeatView
 from engine.cues import Tune
 from engine.exc import IllegalAction
 from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
+from .effects import FreePhone, Tell
 from .memory import TableMemory
 from .mode import Applied, StartGame
 
@@ -39,6 +43,7 @@ class Lobby:
     memory: TableMemory = field(default_factory=TableMemory)
     has_speaker: bool = True  # without one, narration is text on screens nobody may read
     cues: CueMenu = field(default_factory=CueMenu)  # the settings each seat is offered
+    phones: tuple[int, ...] = ()  # the seats that are phones (the app sets it, as cues)
 
     @classmethod
     def prepared(
@@ -56,7 +61,7 @@ class Lobby:
     def fresh(self) -> Lobby:
         """A new lobby at the same table, with the same seats joined (after a game)."""
         return Lobby(self.table_seats, joined=list(self.joined), memory=self.memory,
-                     has_speaker=self.has_speaker, cues=self.cues)
+                     has_speaker=self.has_speaker, cues=self.cues, phones=self.phones)
 
     # --- the mode ----------------------------------------------------------------------------
 
@@ -65,6 +70,8 @@ class Lobby:
             if seat not in self.joined:
                 return [Action("join", "Join")]
             return [Action("menu", "Choose game"), Action("leave", "Leave"),
+                    *(Action(f"free:{n}", f"Free phone seat {n}") for n in self.phones
+                      if n != seat),
                     *self.cues.actions(self.memory, seat)]
         if seat != self.host:
             return []
@@ -78,7 +85,12 @@ class Lobby:
         self.message = ""
         kind, _, arg = action.id.partition(":")
         request = getattr(self, f"_do_{kind}")(seat, arg)
-        return Applied(effects=(Buzz(Tune.JOIN),) if kind == "join" else (), then=request)
+        effects: tuple[Effect, ...] = ()
+        if kind == "join":
+            effects = (Buzz(Tune.JOIN),)
+        elif kind == "free":
+            effects = (FreePhone(int(arg)), Tell(f"Seat {arg} freed"))
+        return Applied(effects=effects, then=request)
 
     def view(self, seat: int | None, now: float) -> SeatView:
         if self.host is None:
@@ -101,6 +113,10 @@ class Lobby:
 
     def _do_leave(self, seat: int, _: str) -> None:
         self.joined.remove(seat)
+
+    def _do_free(self, seat: int, phone: str) -> None:
+        """The freed seat leaves too: whoever opens its link next joins anew."""
+        self.joined = [n for n in self.joined if n != int(phone)]
 
     def _do_menu(self, seat: int, _: str) -> None:
         self.host = seat
@@ -168,8 +184,10 @@ class Lobby:
         if seat is not None and seat not in self.joined:
             lines = ("Press ACT to join", *self._joined_lines())
             return SeatView(title="Table companion", lines=lines)
+        phones = () if seat or not self.phones else (
+            "Phones: " + " ".join(str(n) for n in self.phones),)
         return SeatView(title="Joined" if seat else "Table companion",
-                        lines=(*self._joined_lines(), "Then: Choose game"))
+                        lines=(*self._joined_lines(), *phones, "Then: Choose game"))
 
     def _options_view(self, seat: int | None) -> SeatView:
         assert self.game is not None

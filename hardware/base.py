@@ -213,7 +213,8 @@ class SeatHardware:
     """Everything wired to one seat. ``inputs`` is whatever must be kept alive (gpiozero
     Buttons, a pod link); ``one_button`` seats map short press to ACT and hold to PEEK;
     ``buzzer`` is the seat's own piezo (a pod's), whose loudness the seat sets; a phone seat's
-    ``phone_link`` is the address its phone opens (its key in the ``#fragment``: a secret)."""
+    ``phone_link`` is the address its phone opens (its key in the ``#fragment``: a secret) and
+    ``free_phone`` lets go of the device holding it, so the link opens on another."""
 
     number: int
     screen: SeatScreen
@@ -222,6 +223,7 @@ class SeatHardware:
     inputs: list[object] = field(default_factory=list)
     buzzer: Buzzer | None = None
     phone_link: str | None = None
+    free_phone: Callable[[], None] | None = None
 
     def has_own_sound(self) -> bool:
         return self.buzzer is not None and self.buzzer.sounds()

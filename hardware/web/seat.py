@@ -51,6 +51,7 @@ class Connection(Protocol):
 
 
 REPLACED = 4000  # the same device opened the seat again (a reload): the old page stops
+FREED = 4001  # a player at the table freed the seat: its link opens on another device now
 
 
 class WebSeat:
@@ -103,6 +104,16 @@ class WebSeat:
         self.connection = None
         self._release_held()
         self._sink(SeatLink(self.number, up=False))
+
+    def free(self) -> None:
+        """A player at the table let go of this seat's device (a lost phone, the wrong
+        person): the device's page stops, and the link seats the next device to open it."""
+        self.device = None
+        if self.connection is not None:
+            previous, self.connection = self.connection, None
+            previous.close(FREED, "freed at the table")
+            self._release_held()
+            self._sink(SeatLink(self.number, up=False))
 
     def put_frame(self, rows: bytes, lit: bool) -> None:
         self._rows, self._lit = rows, lit

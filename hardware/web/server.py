@@ -156,6 +156,10 @@ class PhoneServer(Closing):
         """The public page's address: it holds no key, anyone may open it."""
         return f"http://{self.public_host}:{self.port}/table"
 
+    def free(self, seat: int) -> None:
+        """Let go of the device that holds ``seat`` (called from the app's thread)."""
+        self._loop.call_soon_threadsafe(self.seats[seat].free)
+
     def screen(self, seat: int) -> WebScreen:
         return WebScreen(self.seats[seat], self._loop.call_soon_threadsafe)
 

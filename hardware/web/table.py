@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from functools import partial
 
 from ..base import SeatHardware, Sink, TableHardware
 from ..public_screens import joined
@@ -35,7 +36,8 @@ def served_seats(server: PhoneServer) -> dict[int, SeatHardware]:
     return {number: SeatHardware(number, server.screen(number),
                                  vibrator=server.vibrator(number), inputs=[server],
                                  buzzer=server.buzzer(number),
-                                 phone_link=server.link(number))
+                                 phone_link=server.link(number),
+                                 free_phone=partial(server.free, number))
             for number in server.seats}
 
 

@@ -9,7 +9,7 @@ const FRAME = 1, VIBRATE = 2, WELCOME = 3, ACK = 4, TUNE = 5; // to the phone
 const TUNE_STEPS = 16;
 const HELLO = 1, EDGE = 2; // from the phone
 const BUTTONS = { act: 0, peek: 1 };
-const NOT_THIS_SEAT = 4401, TAKEN = 4409, REPLACED = 4000;
+const NOT_THIS_SEAT = 4401, TAKEN = 4409, REPLACED = 4000, FREED = 4001;
 const WIDTH = 128, HEIGHT = 64;
 
 const seat = Number(location.pathname.split("/").pop());
@@ -128,6 +128,10 @@ function connect() {
       refuse("This link is old",
         "The table makes new links each time it starts or reloads its settings, so this " +
         "one no longer opens a seat. Ask the table for your seat's new link.");
+    } else if (event.code === FREED) {
+      refuse("Seat freed",
+        "A player at the table freed this seat for another phone. To play here, ask the " +
+        "table for a seat's link.");
     } else if (event.code === REPLACED) {
       refuse("Seat opened elsewhere", "This seat is open in another tab on this phone.");
     } else {
