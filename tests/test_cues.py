@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import io
+import json
 import pkgutil
 import threading
 from collections.abc import Callable
@@ -30,8 +31,12 @@ from hardware.base import Buzzer, PublicPage, PublicScreen, Speaker, Vibrator
 from hardware.drivers.gpio import GpioBuzzer, GpioVibrator
 from hardware.drivers.voice import MixerSpeaker, PromptCache
 from hardware.pods.screen import PodBuzzer, PodVibrator
+from hardware.public_screens import PublicScreens, joined
 from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator
+from hardware.public_screens import PublicScreens, joined
+from hardware.web.public import BrowserPublic
 from hardware.web.seat import WebBuzzer, WebSeat, WebVibrator
+from hardware.web.server import PhoneServer
 from hardware.window.public import (
     TUNE_SECONDS,
     PublicScene,
@@ -46,6 +51,7 @@ from hardware.window.table import (
     WindowVibrator,
 )
 from podproto import wire
+from tests.listener import Listener
 from tests.test_terminal import GRID, Keyboard, open_table, screen
 
 TIMEOUT = 5.0
@@ -74,7 +80,8 @@ def test_cues_every_output_is_checked_here() -> None:
     assert implementations(Vibrator) == {GpioVibrator, PodVibrator, TerminalVibrator,
                                          WindowVibrator, WebVibrator}
     assert implementations(Speaker) == {MixerSpeaker}
-    assert implementations(PublicScreen) == {PygamePublicScreen, PublicWindow}
+    assert implementations(PublicScreen) == {PygamePublicScreen, PublicWindow, BrowserPublic,
+                                             PublicScreens}
 
 
 class Socket:
@@ -284,6 +291,27 @@ def test_cues_public_screen_flashes_every_tune() -> None:
         assert pygame.image.tostring(surface.subsurface((0, 0, 640, 50)), "RGB") != quiet_title
         assert scene.face(at + TUNE_SECONDS)[0].tune is None, tune
         assert scene.next_frame(at + 0.5) == at + TUNE_SECONDS  # wakes to take it away
+
+
+def test_cues_browser_public_screen_sends_every_tune_beside_the_window() -> None:
+    """Through the fan-out, each tune reaches the window's scene and, as its name, every
+    browser watching /table (whose page flashes it: tests/test_public_browser.py)."""
+    server = PhoneServer([], lambda event: None, host="127.0.0.1", port=0).start()
+    scene = PublicScene()
+    public = joined(PygamePublicScreen(scene, wake=lambda: None), server.public)
+    assert isinstance(public, PublicScreens)
+    listener = Listener(f"ws://127.0.0.1:{server.port}/ws/table")
+    try:
+        public.show(PublicPage(title="Seat 2's turn"), 0.0)
+        assert json.loads(listener.received.get(timeout=TIMEOUT))["title"] == "Seat 2's turn"
+        for at, tune in enumerate(Tune, start=1):
+            public.cue(tune, float(at))
+            message = json.loads(listener.received.get(timeout=TIMEOUT))
+            assert message == {"kind": "cue", "tune": tune}
+            assert scene.face(at + 0.1)[0].tune == tune
+    finally:
+        listener.close()
+        server.close()
 
 
 def test_cues_terminal_shows_every_vibration_on_its_own_frame_only() -> None:

@@ -7,14 +7,9 @@ real Chromium, whose clock is the table's fake one. Every wait ends on the page'
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import queue
-import threading
 from pathlib import Path
 
-import aiohttp
 import pytest
 
 from companion.script_cli import ScriptSession
@@ -24,6 +19,7 @@ from hardware.qr import qr_modules
 from hardware.web.server import PhoneServer
 from tests.shape import Lockstep
 
+from .listener import Listener
 from .phones import WAIT, Phone, needs_chromium
 
 pytestmark = needs_chromium
@@ -119,44 +115,6 @@ def test_the_public_page_follows_a_whole_game_and_its_hourglass_runs_on_by_itsel
 
 
 # --- no secret on the public page: two deals, the same bytes on its socket ------------------
-
-
-class Listener:
-    """A viewer on a real WebSocket (aiohttp's client on a thread of its own), keeping every
-    message the public page is sent, as bytes."""
-
-    def __init__(self, address: str) -> None:
-        self.received: queue.Queue[bytes] = queue.Queue()
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        self._thread.start()
-        self._task = asyncio.run_coroutine_threadsafe(self._start(address), self._loop).result()
-
-    async def _start(self, address: str) -> asyncio.Task:
-        return asyncio.ensure_future(self._listen(address))
-
-    async def _stop(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-
-    async def _listen(self, address: str) -> None:
-        async with aiohttp.ClientSession() as client, client.ws_connect(address) as ws:
-            async for message in ws:
-                self.received.put(message.data)
-
-    def until(self, marker: bytes) -> list[bytes]:
-        """Every message up to ``marker`` (not included)."""
-        messages = []
-        while (message := self.received.get(timeout=WAIT)) != marker:
-            messages.append(message)
-        return messages
-
-    def close(self) -> None:
-        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result()
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
 
 
 class Broadcast(Lockstep):
