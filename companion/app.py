@@ -318,7 +318,14 @@ class App:
         self._write(self._frames(order[1:], now), now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
-        self.effects.show_public(public, self.composer.public_code(), now)
+        self.effects.show_public(public, self.composer.public_code(), now, self._joinable())
+
+    def _joinable(self) -> tuple[int, ...]:
+        """In the lobby, the phone seats no phone is on: the public screen offers their links."""
+        mode = self.session.mode
+        if not isinstance(mode, Lobby):
+            return ()
+        return tuple(n for n in mode.phones if not self.links.is_up(n))
 
     def _frames(self, seats: list[int], now: float) -> Iterator[Frame]:
         """Each seat's screen composed and rendered, one at a time (those that changed)."""

@@ -190,12 +190,14 @@ class EffectPlayer:
         if public is not None:
             _guarded("the public screen's reveal", lambda: public.reveal(text, at))
 
-    def show_public(self, view: SeatView, code: Code | None, now: float) -> None:
-        """The public view, and ``code`` (the commitment, or the key once revealed) to show
-        whole, as text and as a QR code."""
+    def show_public(self, view: SeatView, code: Code | None, now: float,
+                    joinable: tuple[int, ...] = ()) -> None:
+        """The public view, ``code`` (the commitment, or the key once revealed) to show
+        whole, as text and as a QR code, and the phone seats a phone may join now."""
         public = self.hardware.public
         if public is not None:
-            _guarded("the public screen", lambda: public.show(public_page(view, code), now))
+            _guarded("the public screen",
+                     lambda: public.show(public_page(view, code, joinable), now))
 
     def free_phone(self, seat: int) -> None:
         free = self.hardware.seats[seat].free_phone

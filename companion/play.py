@@ -147,6 +147,9 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
         if config is not None:
             _print_phone_links(hardware.seats)
         _public_in_browser(hardware)
+        if hardware.public is not None:  # only a screen at the table draws them (base.py)
+            hardware.public.give_links({n: seat.phone_link for n, seat in hardware.seats.items()
+                                        if seat.phone_link})
         hardware.speaker = speaker
         stack.callback(setattr, hardware, "speaker", None)  # the speaker outlives the table
         if config is None:  # log lines would scribble over the simulated table

@@ -11,11 +11,13 @@ from engine.api import SeatView
 from hardware.base import Code, PublicPage, Sand
 
 
-def public_page(view: SeatView, code: Code | None = None) -> PublicPage:
-    """The page the public screen shows for ``view`` and the fairness ``code`` (the commitment,
-    or the key once the game is over); ``view.secret`` is never read."""
+def public_page(view: SeatView, code: Code | None = None,
+                joinable: tuple[int, ...] = ()) -> PublicPage:
+    """The page the public screen shows for ``view``, the fairness ``code`` (the commitment,
+    or the key once the game is over) and the phone seats a phone may join now;
+    ``view.secret`` is never read."""
     glass = view.hourglass
     sand = None if glass is None else Sand(glass.remaining, glass.length, glass.running,
                                            glass.shown)
     return PublicPage(view.title, view.lines, view.big, sand, view.banner, view.highlight,
-                      code)
+                      code, joinable)

@@ -171,6 +171,7 @@ class PublicPage:
     banner: str | None = None
     highlight: bool = False  # "it is someone's turn": the title bar lights up
     code: Code | None = None
+    joinable: tuple[int, ...] = ()  # phone seats a phone may open now (their links: give_links)
 
 
 class PublicScreen(ABC):
@@ -187,6 +188,11 @@ class PublicScreen(ABC):
     def cue(self, tune: str, now: float) -> None:
         """Flash a tune's name briefly, for a player who did not hear it (tunes are public;
         vibrations are private and never reach this screen)."""
+
+    def give_links(self, links: dict[int, str]) -> None:
+        """The phone seats' links, each holding its seat's key: a screen only the table sees
+        (HDMI, the window) shows a joinable seat's as a QR code; a screen any device on the
+        network may read (a browser's) keeps the default and never takes them."""
 
     def close(self) -> None:
         """Release the display."""

@@ -27,6 +27,10 @@ class PublicScreens(PublicScreen):
         for screen in self.screens:
             screen.cue(tune, now)
 
+    def give_links(self, links: dict[int, str]) -> None:
+        for screen in self.screens:
+            screen.give_links(links)
+
     def close(self) -> None:
         for screen in self.screens:
             screen.close()

@@ -71,6 +71,13 @@ class Phone:
             lambda _: self.state(name) == value,
             f"the page's {name} never became {value!r} (it is {self.state(name)!r})")
 
+    def wait_text(self, element: str, text: str) -> None:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(self.driver, WAIT, poll_frequency=0.005).until(
+            lambda _: self.text(element) == text,
+            f"the page's {element} never said {text!r} (it says {self.text(element)!r})")
+
     def drive(self, button: str, pressed: bool, now: float) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
 

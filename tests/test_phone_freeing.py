@@ -39,6 +39,7 @@ def test_a_joined_player_frees_a_phone_seat_and_another_device_takes_it(table):
         rows = watcher.driver.find_elements("css selector", "#lines p")
         assert [row.text for row in rows] == ["Players: 2", "Seats: 1 2", "Phones: 1 2 3",
                                               "Then: Choose game"]
+        assert watcher.text("joinable") == "Free phone seats: 3"
 
         newcomer.open(table.link(2), table.clock.now)  # held by the first phone: refused
         newcomer.wait_for("state", "refused")
@@ -47,6 +48,7 @@ def test_a_joined_player_frees_a_phone_seat_and_another_device_takes_it(table):
         table.phones[2].wait_for("state", "refused")
         assert table.phones[2].text("refused-title") == "Seat freed"
         assert table.app.session.mode.joined == [1]  # whoever opens the link joins anew
+        watcher.wait_text("joinable", "Free phone seats: 2 3")
 
         newcomer.driver.get("about:blank")  # the same address again would not load anew
         newcomer.open(table.link(2), table.clock.now)

@@ -58,14 +58,6 @@ def watched():
     table.close()
 
 
-def _wait_text(viewer: Phone, element: str, text: str) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    WebDriverWait(viewer.driver, WAIT, poll_frequency=0.005).until(
-        lambda _: viewer.text(element) == text,
-        f"the page's {element} never said {text!r} (it says {viewer.text(element)!r})")
-
-
 def _until(commands, verb: str, *args: str) -> int:
     return next(i for i, c in enumerate(commands) if (c.verb, c.args) == (verb, args))
 
@@ -86,14 +78,14 @@ def test_the_public_page_follows_a_whole_game_and_its_hourglass_runs_on_by_itsel
     assert viewer.state("sand") == f"{70 / 90:.3f}"
     watched.run(parse("wait 3s")[1])  # the table ticks each second; the page needs nothing
     watched.server.public.cue("barrier", watched.session.clock.now)  # messages keep order
-    _wait_text(viewer, "tune", "♪ barrier")
+    viewer.wait_text("tune", "♪ barrier")
     assert int(viewer.state("messages")) == seen + 1
 
     watched.run(parse("wait 1s")[1] + commands[flipped + 1:])
     assert watched.session.app.session.state.is_terminal()
     view, code = watched.public(), watched.session.app.composer.public_code()
     assert code is not None and view.banner == "WIN"
-    _wait_text(viewer, "title", view.title)
+    viewer.wait_text("title", view.title)
     assert viewer.text("banner") == "WIN"
     lines = [row.text for row in viewer.driver.find_elements("css selector", "#lines p")]
     assert lines == list(view.lines)

@@ -33,6 +33,7 @@ POP_SECONDS = 0.45
 REVEAL_SECONDS = 5.0
 TUNE_SECONDS = 2.0
 MAX_LINES = 5
+MAX_JOINS = 3  # QR codes of free phone seats side by side (more wait for the first to join)
 BACKGROUND = (16, 18, 26)
 TITLE_BAR = (40, 44, 60)
 HIGHLIGHT = (245, 196, 70)
@@ -57,13 +58,15 @@ class PublicFrame:
     reveal: str | None = None
     code: Code | None = None
     tune: str | None = None  # a tune just played, flashed in the title bar
+    joins: tuple[tuple[int, str], ...] = ()  # each joinable phone seat and its link
 
     def text(self) -> str:
         """Every word drawn, one item per line: what secrecy tests search."""
         code = f"{self.code.label} {self.code.text}" if self.code else ""
         tune = f"♪ {self.tune}" if self.tune else ""
+        joins = [f"Phone seat {seat}" for seat, _ in self.joins]
         parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or "",
-                 code, tune]
+                 code, tune, *joins]
         return "\n".join(part for part in parts if part)
 
 
@@ -79,8 +82,9 @@ def sand_left(glass: Sand, shown_at: float, now: float) -> float:
 
 
 def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None,
-                 tune: str | None = None) -> PublicFrame:
-    """The face for ``page`` (handed over at ``shown_at``) at ``now``."""
+                 tune: str | None = None, links: dict[int, str] | None = None) -> PublicFrame:
+    """The face for ``page`` (handed over at ``shown_at``) at ``now``, with the ``links`` of
+    the phone seats it says are joinable."""
     big, lines, glass = page.big, page.lines[:MAX_LINES], None
     sand = page.sand
     if sand is not None:
@@ -93,8 +97,10 @@ def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | No
         else:
             state = "Hourglass running" if sand.running else "Hourglass stopped"
             glass, lines = GlassState(None, sand.running), (state, *lines[: MAX_LINES - 1])
+    links = links or {}
+    joins = tuple((seat, links[seat]) for seat in page.joinable[:MAX_JOINS] if seat in links)
     return PublicFrame(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
-                       page.code, tune)
+                       page.code, tune, joins)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -129,9 +135,13 @@ def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: flo
     if face.tune:
         _tune_badge(surface, face.tune, bar, DARK_INK if face.highlight else INK)
     body = pygame.Rect(0, bar, width, height - bar).inflate(-round(width * 0.04), -bar // 2)
-    if face.code is not None:
+    if face.code is not None or face.joins:
         column = round(body.height * 0.55)
-        _code(surface, face.code, pygame.Rect(body.right - column, body.top, column, body.height))
+        area = pygame.Rect(body.right - column, body.top, column, body.height)
+        if face.code is not None:
+            _code(surface, face.code, area)
+        else:
+            _joins(surface, face.joins, area)
         body.width -= column + body.width // 40
     if face.glass is not None:
         glass_rect = pygame.Rect(body.left, body.top, round(body.width * 0.3), body.height)
@@ -157,6 +167,31 @@ def _tune_badge(surface: pygame.Surface, tune: str, bar: int,
     pygame.draw.line(surface, colour, (x - 1, middle - bar // 3), (x + head, middle - bar // 5), 3)
 
 
+def _joins(surface: pygame.Surface, joins: tuple[tuple[int, str], ...],
+           area: pygame.Rect) -> None:
+    """Each joinable phone seat, one above the other: its number and its link's QR code."""
+    cell = area.height // len(joins)
+    for index, (seat, link) in enumerate(joins):
+        box = pygame.Rect(area.left, area.top + index * cell, area.width, cell)
+        label = _text(f"Phone seat {seat}", round(area.width * 0.12), area.width, INK)
+        surface.blit(label, label.get_rect(midtop=(box.centerx, box.top)))
+        _qr(surface, link, pygame.Rect(box.left, box.top + label.get_height(), box.width,
+                                       box.height - label.get_height()))
+
+
+def _qr(surface: pygame.Surface, text: str, area: pygame.Rect) -> None:
+    """The QR code of ``text``, as large as whole pixels per module allow, at the bottom of
+    ``area``."""
+    modules = qr_modules(text)
+    cell = max(1, min(area.width, area.height) // len(modules))
+    left = area.centerx - cell * len(modules) // 2
+    top = area.bottom - cell * len(modules)
+    for r, cells in enumerate(modules):
+        for c, dark in enumerate(cells):
+            colour = QR_DARK if dark else QR_LIGHT
+            surface.fill(colour, (left + c * cell, top + r * cell, cell, cell))
+
+
 def _code(surface: pygame.Surface, code: Code, area: pygame.Rect) -> None:
     """``code`` in ``area``: its label, its text in rows of 16 (as a seat's PEEK shows it),
     and its QR code below."""
@@ -167,15 +202,8 @@ def _code(surface: pygame.Surface, code: Code, area: pygame.Rect) -> None:
         image = _text(row, size, area.width, INK)
         surface.blit(image, image.get_rect(midtop=(area.centerx, y)))
         y += image.get_height()
-    modules = qr_modules(code.text)
     side = min(area.width, area.bottom - y - size // 2)
-    cell = max(1, side // len(modules))
-    left = area.centerx - cell * len(modules) // 2
-    top = area.bottom - cell * len(modules)
-    for r, cells in enumerate(modules):
-        for c, dark in enumerate(cells):
-            colour = QR_DARK if dark else QR_LIGHT
-            surface.fill(colour, (left + c * cell, top + r * cell, cell, cell))
+    _qr(surface, code.text, pygame.Rect(area.left, area.bottom - side, area.width, side))
 
 
 def _title(surface: pygame.Surface, face: PublicFrame, bar: int) -> None:
@@ -268,6 +296,7 @@ class PublicScene:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._shown = _Shown()
+        self._links: dict[int, str] = {}
 
     def update(self, page: PublicPage, now: float) -> None:
         with self._lock:
@@ -280,6 +309,10 @@ class PublicScene:
         with self._lock:
             self._shown.reveal, self._shown.reveal_since = text, now
 
+    def give_links(self, links: dict[int, str]) -> None:
+        with self._lock:
+            self._links = dict(links)
+
     def cue(self, tune: str, now: float) -> None:
         with self._lock:
             self._shown.tune, self._shown.tune_since = tune, now
@@ -290,7 +323,7 @@ class PublicScene:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
             tune = shown.tune if now - shown.tune_since < TUNE_SECONDS else None
-            face = public_frame(shown.page, shown.at, now, reveal, tune)
+            face = public_frame(shown.page, shown.at, now, reveal, tune, self._links)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
@@ -335,6 +368,11 @@ class PygamePublicScreen(PublicScreen):
 
     def cue(self, tune: str, now: float) -> None:
         self.scene.cue(tune, now)
+        self._wake()
+
+    def give_links(self, links: dict[int, str]) -> None:
+        """The window stands at the table: it shows a joinable phone seat's link as a QR code."""
+        self.scene.give_links(links)
         self._wake()
 
 

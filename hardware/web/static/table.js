@@ -46,6 +46,9 @@ function drawPage() {
     row.textContent = line;
     return row;
   }));
+  // Which phone seats are free, never their links: each holds its seat's key, and this page
+  // is readable by any device on the network (the HDMI screen shows the links' QR codes).
+  show($("joinable"), page.joinable.length ? `Free phone seats: ${page.joinable.join(" ")}` : "");
   drawCode(page.code);
   $("glass").hidden = !page.sand;
   drawSand();
