@@ -86,7 +86,8 @@ class App:
                                journal or NullJournal(), key_source, dict(deck_lists or {}))
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
                                     self.session.memory)
-        self.composer = Composer(self.session, self.ui, self.links)
+        self.composer = Composer(self.session, self.ui, self.links, {
+            n: seat.phone_link for n, seat in hardware.seats.items() if seat.phone_link})
         self.screens = ScreenKeeper(hardware, self.links)
         one_button = frozenset(n for n, s in hardware.seats.items() if s.one_button)
         self.gestures = GestureReader(one_button_seats=one_button)

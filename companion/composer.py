@@ -29,10 +29,12 @@ from .session import Session
 
 
 class Composer:
-    def __init__(self, session: Session, ui: Mapping[int, SeatUI], links: Links) -> None:
+    def __init__(self, session: Session, ui: Mapping[int, SeatUI], links: Links,
+                 phone_links: Mapping[int, str] | None = None) -> None:
         self.session = session
         self.ui = ui
         self.links = links
+        self.phone_links = phone_links or {}  # each phone seat's link (its key in it)
 
     def view(self, seat: int | None, now: float) -> SeatView:
         """What the table's mode shows ``seat`` (None: the public face), with its own lines."""
@@ -58,6 +60,10 @@ class Composer:
             face = with_headline(dataclasses.replace(face, notice=notice_lines(ui.notice)))
         if ui.notice_title:  # a result read again says so, where the title was
             face = dataclasses.replace(face, title=ui.notice_title, inverted_title=True)
+        if ui.code is not None and ui.code in self.phone_links and not self.links.is_up(ui.code):
+            return dataclasses.replace(face, qr=self.phone_links[ui.code], notice=(),
+                                       lines=(f"Phone seat {ui.code}", "Scan it close",
+                                              "to open it"))
         down = [n for n in self.links.down() if n != seat]
         if not down:
             return face

@@ -79,6 +79,14 @@ class FreePhone(Effect):
 
 
 @dataclass(frozen=True)
+class ShowCode(Effect):
+    """A wired seat asked to show a phone seat's link as a QR code on its own screen."""
+
+    seat: int
+    phone: int
+
+
+@dataclass(frozen=True)
 class Forget(Effect):
     """A game began or ended: every seat drops its news, highlight and half-confirmed press."""
 
@@ -118,6 +126,8 @@ class EffectPlayer:
             self._tell(effect.text, at, seat=effect.seat, important=effect.important)
         elif isinstance(effect, Recall):
             self.ui[effect.seat].recall(at)
+        elif isinstance(effect, ShowCode):
+            self.ui[effect.seat].show_code(effect.phone, at)
         elif isinstance(effect, Forget):
             for seat in self.ui.values():
                 seat.forget()
@@ -141,7 +151,7 @@ class EffectPlayer:
             self.status(f"Key revealed: {effect.key.hex()}")
         elif isinstance(effect, Status):
             self.status(effect.text)
-        elif not isinstance(effect, Tell | Forget | Recall):
+        elif not isinstance(effect, Tell | Forget | Recall | ShowCode):
             log.warning("no output plays %s; skipped", type(effect).__name__)
 
     def _tell(self, text: str, at: float, *, seat: int | None = None,

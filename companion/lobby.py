@@ -1,7 +1,8 @@
 """Before a game: seats join by pressing ACT, one seat picks the game and its options.
 
 The public screen says which seats are phones, and any joined seat may free a phone seat
-(a lost phone, the wrong person): its device lets go and its link opens on another.
+(a lost phone, the wrong person): its device lets go and its link opens on another. A joined
+wired seat may show a phone seat's link as a QR code on its own screen.
 
 The lobby is one of the table's modes (:class:`companion.mode.Mode`), so the seats drive it
 with the same two buttons and the same screens, and table scripts play it like a game. It is
@@ -22,7 +23,7 @@ from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
-from .effects import FreePhone, Tell
+from .effects import FreePhone, ShowCode, Tell
 from .memory import TableMemory
 from .mode import Applied, StartGame
 
@@ -72,6 +73,8 @@ class Lobby:
             return [Action("menu", "Choose game"), Action("leave", "Leave"),
                     *(Action(f"free:{n}", f"Free phone seat {n}") for n in self.phones
                       if n != seat),
+                    *(Action(f"code:{n}", f"Show seat {n}'s link") for n in self.phones
+                      if seat not in self.phones),
                     *self.cues.actions(self.memory, seat)]
         if seat != self.host:
             return []
@@ -90,6 +93,8 @@ class Lobby:
             effects = (Buzz(Tune.JOIN),)
         elif kind == "free":
             effects = (FreePhone(int(arg)), Tell(f"Seat {arg} freed"))
+        elif kind == "code":
+            effects = (ShowCode(seat, int(arg)),)
         return Applied(effects=effects, then=request)
 
     def view(self, seat: int | None, now: float) -> SeatView:
@@ -117,6 +122,9 @@ class Lobby:
     def _do_free(self, seat: int, phone: str) -> None:
         """The freed seat leaves too: whoever opens its link next joins anew."""
         self.joined = [n for n in self.joined if n != int(phone)]
+
+    def _do_code(self, seat: int, _: str) -> None:
+        """Shown on the seat's screen (the effect): nothing changes in the lobby."""
 
     def _do_menu(self, seat: int, _: str) -> None:
         self.host = seat

@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.api import LABEL, LINE
 from engine.text import fit
+from hardware.qr import qr_modules
 
 from . import bar_count, sealed
 
@@ -35,6 +36,7 @@ BIG_TOP = 16  # the top of page 2, so a changed digit touches three pages, not f
 BANNER_SIZE = 14
 TITLE_BOTTOM = 11
 BAR_TOP = 53
+QR_CHAR = 6  # pixels a character of the small font takes (21 to the line)
 SEALED_ROWS = 3  # body rows of a sealed face: a secret is shown in pages of this many lines
 SEALED_TOPS = (TITLE_BOTTOM + 2, TITLE_BOTTOM + 13, TITLE_BOTTOM + 24)
 NOTICE_LINES, NOTICE_PITCH = 4, 10  # a notice: at most four lines, 10 px apart, over the body
@@ -68,6 +70,7 @@ class Face:
     inverted_bar: bool = False  # lit: the list is new in shape, the highlight on its first
     notice: tuple[str, ...] = ()  # a notice's lines: the whole body, until it is read
     sealed: bool = False  # a private face: drawn as a sealed card (see the module's note)
+    qr: str | None = None  # a phone seat's link, drawn as a QR code beside the lines
 
     def body(self) -> tuple[str | None, str | None, tuple[str, ...]]:
         """What the body shows: (banner, big text, small lines), as :func:`draw_face` draws it."""
@@ -170,6 +173,9 @@ def draw_face(draw: ImageDraw.ImageDraw, face: Face, size: tuple[int, int]) -> N
     width, _ = size
     if face.sealed:
         _draw_sealed(draw, face, size)
+        return
+    if face.qr is not None:
+        _draw_qr(draw, face, width)
         return
     _draw_title(draw, face, width)
     for part in face.parts():
@@ -291,6 +297,23 @@ def _draw_sand(draw: ImageDraw.ImageDraw, sand: float, width: int) -> None:
     filled = round((right - left - 2) * max(0.0, min(1.0, sand)))
     if filled > 0:
         draw.rectangle((left + 1, top + 1, left + 1 + filled - 1, bottom - 1), fill=1)
+
+
+def _draw_qr(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:
+    """The QR code one pixel a module, its quiet zone lit, above the bar; the lines beside it
+    (a version 5 code with its zone is 45 pixels: on a 0.96" panel a phone reads it from a
+    hand's width away, docs/phones.md)."""
+    assert face.qr is not None
+    modules = qr_modules(face.qr)
+    top = max(0, (BAR_TOP - len(modules)) // 2)
+    for y, row in enumerate(modules):
+        for x, dark in enumerate(row):
+            if not dark:
+                draw.point((x, top + y), fill=1)
+    left = len(modules) + 3
+    for index, line in enumerate(face.lines[:4]):
+        _text(draw, (left, 4 + index * 11), fit(line, width=(width - left) // QR_CHAR))
+    _draw_bar(draw, face, width)
 
 
 def _draw_bar(draw: ImageDraw.ImageDraw, face: Face, width: int) -> None:

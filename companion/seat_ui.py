@@ -45,6 +45,7 @@ from .render import NOTICE_LINES
 CHOICES_CHANGED = "Choices changed"
 BACK_TO_FIRST = "Back to choice 1"  # the highlight fell back after IDLE_RESET seconds
 IDLE_RESET = 8.0
+CODE_SECONDS = 30.0  # a phone seat's QR code on a wired seat: time to find a phone and scan
 READING_PACE = 14.0  # characters a second: a 21-character line in 1.5 s
 MIN_NOTICE = 1.5  # seconds even the shortest notice stays
 MAX_NOTICE_WAIT = 9.0  # seconds of waiting notices beyond which routine ones give way
@@ -89,6 +90,8 @@ class SeatUI:
     reshaped: bool = False  # the seat's own action reshaped its list: the bar is lit
     armed_until: float | None = None
     stuck: str = ""
+    code: int | None = None  # the phone seat whose link this seat shows as a QR code
+    code_until: float | None = None
 
     def current(self, actions: list[Action]) -> tuple[Action | None, int]:
         """The highlighted action and its index, falling back to the first."""
@@ -228,7 +231,7 @@ class SeatUI:
     def deadlines(self) -> list[float]:
         notice_until = None if self.peeking else self.notice_until  # held still under PEEK
         moments = (self.highlight_until, notice_until, self.peek_until, self.peek_turn,
-                   self.armed_until)
+                   self.armed_until, self.code_until)
         return [t for t in moments if t]
 
     def expire(self, now: float) -> bool:
@@ -251,7 +254,15 @@ class SeatUI:
         if self.armed_until is not None and now >= self.armed_until:
             self.disarm()
             changed = True
+        if self.code_until is not None and now >= self.code_until:
+            self.code = self.code_until = None
+            changed = True
         return changed
+
+    def show_code(self, phone: int, now: float) -> None:
+        """Show phone seat ``phone``'s link as a QR code for CODE_SECONDS (or until a phone
+        is on that seat), for a player at the table who has no other screen to scan."""
+        self.code, self.code_until = phone, now + CODE_SECONDS
 
     def bar(self, actions: list[Action]) -> tuple[str, str]:
         """The bottom bar: the highlighted action, and always "2/5" beside it (drawn small

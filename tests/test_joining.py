@@ -1,6 +1,7 @@
-"""Joining a phone seat from the table's screen: in the lobby the HDMI screen shows each free
-phone seat's link as a QR code (module for module), and no screen a network can read gets a
-link: the browser's public page says only which phone seats are free."""
+"""Joining a phone seat from the table's screens: in the lobby the HDMI screen shows each free
+phone seat's link as a QR code (module for module), and so does a wired seat's OLED on
+request; no screen a network can read gets a link: the browser's public page says only which
+phone seats are free."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from PIL import Image
 
 from companion.app import App
 from companion.clock import FakeClock
-from hardware.base import TableHardware
+from companion.render import BAR_TOP
+from companion.scripts import ScriptRunner, parse
+from hardware.base import SeatLink, TableHardware
+from hardware.headless import HeadlessTable
 from hardware.qr import qr_modules
 from hardware.web.table import phone_seats, with_browser_public
 from hardware.window.public import (
@@ -25,6 +29,7 @@ from hardware.window.public import (
 
 from .listener import Listener
 from .phones import WAIT
+from .test_oled import Ram
 
 SIZE = (1280, 720)
 
@@ -98,3 +103,38 @@ def test_the_lobby_shows_each_free_phone_seats_link_as_a_qr_code_on_the_table_sc
         listener.close()
         app.close()
         hardware.close()
+
+
+def test_a_wired_seat_shows_a_phone_seats_link_as_a_qr_code_on_its_oled():
+    """On request in the lobby, read back from the bytes on the seat's I2C bus: every module
+    one lit or dark pixel, the quiet zone lit; it goes once a phone is on that seat."""
+    events: queue.Queue[object] = queue.Queue()
+    clock = FakeClock()
+    table = HeadlessTable(range(1, 3), events.put, clock=clock)
+    table.hardware.seats.update(phone_seats([3], events.put, port=0, listen="127.0.0.1",
+                                            public_host="127.0.0.1", clock=clock))
+    link = table.hardware.seats[3].phone_link
+    assert link is not None
+    app = App(table.hardware, clock=clock)
+
+    def pump() -> None:
+        app.step(*[events.get_nowait() for _ in range(events.qsize())])
+
+    try:
+        app.start()
+        runner = ScriptRunner(app, clock, table.drive, pump)
+        runner.run(parse('join 1\nchoose 1 "Show seat 3\'s link"')[1])
+        glass = Ram("ssd1306").feed(table.buses[1].transfers).image()
+        modules = qr_modules(link)
+        top = (BAR_TOP - len(modules)) // 2
+        assert len(modules) <= BAR_TOP  # a version 5 code, one pixel a module, fits
+        drawn = ["".join("0" if glass.getpixel((x, top + y)) else "1"
+                         for x in range(len(modules))) for y in range(len(modules))]
+        assert drawn == ["".join("1" if m else "0" for m in row) for row in modules]
+        assert "Phone seat 3" in app.screens.faces[1].text()
+
+        app.step(SeatLink(3, up=True))  # a phone opened it: the seat's own screen is back
+        assert app.screens.faces[1].qr is None
+    finally:
+        app.close()
+        table.close()
