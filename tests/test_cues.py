@@ -33,7 +33,6 @@ from hardware.drivers.voice import MixerSpeaker, PromptCache
 from hardware.pods.screen import PodBuzzer, PodVibrator
 from hardware.public_screens import PublicScreens, joined
 from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator
-from hardware.public_screens import PublicScreens, joined
 from hardware.web.public import BrowserPublic
 from hardware.web.seat import WebBuzzer, WebSeat, WebVibrator
 from hardware.web.server import PhoneServer
