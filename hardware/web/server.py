@@ -149,12 +149,15 @@ class PhoneServer(Closing):
     def link(self, seat: int) -> str:
         """The seat's address, its key in the ``#fragment`` (never sent by the browser)."""
         key = self.seats[seat].key.fragment()
-        host = f"[{self.public_host}]" if ":" in self.public_host else self.public_host
-        return f"http://{host}:{self.port}/seat/{seat}#{key}"
+        return f"{self._origin()}/seat/{seat}#{key}"
 
     def public_link(self) -> str:
         """The public page's address: it holds no key, anyone may open it."""
-        return f"http://{self.public_host}:{self.port}/table"
+        return f"{self._origin()}/table"
+
+    def _origin(self) -> str:
+        host = f"[{self.public_host}]" if ":" in self.public_host else self.public_host
+        return f"http://{host}:{self.port}"
 
     def free(self, seat: int) -> None:
         """Let go of the device that holds ``seat`` (called from the app's thread)."""
