@@ -19,6 +19,7 @@ from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
+from .effects import PageCode
 from .memory import TableMemory
 from .mode import Applied, StartGame
 
@@ -39,6 +40,7 @@ class Lobby:
     memory: TableMemory = field(default_factory=TableMemory)
     has_speaker: bool = True  # without one, narration is text on screens nobody may read
     cues: CueMenu = field(default_factory=CueMenu)  # the settings each seat is offered
+    page: bool = False  # the table serves its page: a joined seat may ask for its code
 
     @classmethod
     def prepared(
@@ -56,7 +58,7 @@ class Lobby:
     def fresh(self) -> Lobby:
         """A new lobby at the same table, with the same seats joined (after a game)."""
         return Lobby(self.table_seats, joined=list(self.joined), memory=self.memory,
-                     has_speaker=self.has_speaker, cues=self.cues)
+                     has_speaker=self.has_speaker, cues=self.cues, page=self.page)
 
     # --- the mode ----------------------------------------------------------------------------
 
@@ -65,7 +67,7 @@ class Lobby:
             if seat not in self.joined:
                 return [Action("join", "Join")]
             return [Action("menu", "Choose game"), Action("leave", "Leave"),
-                    *self.cues.actions(self.memory, seat)]
+                    *self.cues.actions(self.memory, seat), *self._page_entry()]
         if seat != self.host:
             return []
         if self.game is None:
@@ -77,6 +79,8 @@ class Lobby:
             raise IllegalAction("Not now")
         self.message = ""
         kind, _, arg = action.id.partition(":")
+        if kind == "pagecode":
+            return Applied(effects=(PageCode(seat),))
         request = getattr(self, f"_do_{kind}")(seat, arg)
         return Applied(effects=(Buzz(Tune.JOIN),) if kind == "join" else (), then=request)
 
@@ -93,6 +97,9 @@ class Lobby:
 
     def public_code(self) -> Code | None:
         return None
+
+    def _page_entry(self) -> list[Action]:
+        return [Action("pagecode", PageCode.ENTRY)] if self.page else []
 
     # --- actions ---------------------------------------------------------------------------
 

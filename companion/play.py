@@ -158,8 +158,10 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
         journal = SqliteJournal(journal_path(where), acks=acks, runtime=choose_runtime_dir(),
                                 exclusive=True)
         stack.callback(journal.close)
+        page = desk is not None and config is not None and config.page
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
-                  notifier=Notifier(), deck_lists=deck_lists)
+                  notifier=Notifier(), deck_lists=deck_lists,
+                  page_code=desk.new_code if desk is not None and page else None)
         stack.callback(app.close)
         if desk is not None and config is not None:
             desk.attach(config, app)

@@ -184,6 +184,11 @@ class PublicScreen(ABC):
         """Flash a tune's name briefly, for a player who did not hear it (tunes are public;
         vibrations are private and never reach this screen)."""
 
+    def tell_table(self, text: str, now: float) -> None:
+        """Words for those at the table only (the table page's code): a screen only the table
+        sees (HDMI, the window) shows them for a while; a screen any device on the network
+        may read (a browser's) keeps this default and never takes them."""
+
     def close(self) -> None:
         """Release the display."""
 

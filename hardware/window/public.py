@@ -6,7 +6,9 @@ tests check the pixels too. Between the app's calls it animates on its own: the 
 sand runs down from the last known value (extrapolated on the same monotonic clock), a new
 banner pops in, and :meth:`PygamePublicScreen.reveal` shows a public reveal as a card that
 pops in and stays a few seconds, and :meth:`PygamePublicScreen.cue` flashes each tune's name
-with a note in the title bar's corner for a moment (for whoever did not hear it). The fair
+with a note in the title bar's corner for a moment (for whoever did not hear it), and
+:meth:`PygamePublicScreen.tell_table` puts words for those at the table only (the table
+page's code) on a line at the bottom for a minute. The fair
 deal's commitment (the key, once the game is over) stands in the lower right corner, whole
 and as a QR code a phone can read.
 """
@@ -32,6 +34,7 @@ FPS = 12  # frames per second while something moves; none while nothing does
 POP_SECONDS = 0.45
 REVEAL_SECONDS = 5.0
 TUNE_SECONDS = 2.0
+NOTE_SECONDS = 60.0  # the table's own words (the page's code): time to type six digits
 MAX_LINES = 5
 BACKGROUND = (16, 18, 26)
 TITLE_BAR = (40, 44, 60)
@@ -57,13 +60,14 @@ class PublicFrame:
     reveal: str | None = None
     code: Code | None = None
     tune: str | None = None  # a tune just played, flashed in the title bar
+    note: str | None = None  # words for the table only (the page's code), at the bottom
 
     def text(self) -> str:
         """Every word drawn, one item per line: what secrecy tests search."""
         code = f"{self.code.label} {self.code.text}" if self.code else ""
         tune = f"♪ {self.tune}" if self.tune else ""
         parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or "",
-                 code, tune]
+                 code, tune, self.note or ""]
         return "\n".join(part for part in parts if part)
 
 
@@ -81,7 +85,7 @@ def sand_left(glass: Sand, shown_at: float, now: float) -> float:
 
 
 def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None,
-                 tune: str | None = None) -> PublicFrame:
+                 tune: str | None = None, note: str | None = None) -> PublicFrame:
     """The face for ``page`` (handed over at ``shown_at``) at ``now``."""
     big, lines, glass = page.big, page.lines[:MAX_LINES], None
     sand = page.sand
@@ -96,7 +100,7 @@ def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | No
             state = "Hourglass running" if sand.running else "Hourglass stopped"
             glass, lines = GlassState(None, sand.running), (state, *lines[: MAX_LINES - 1])
     return PublicFrame(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
-                       page.code, tune)
+                       page.code, tune, note)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -131,6 +135,10 @@ def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: flo
     if face.tune:
         _tune_badge(surface, face.tune, bar, DARK_INK if face.highlight else INK)
     body = pygame.Rect(0, bar, width, height - bar).inflate(-round(width * 0.04), -bar // 2)
+    if face.note:
+        note = _text(face.note, round(bar * 0.5), body.width, HIGHLIGHT)
+        surface.blit(note, note.get_rect(midbottom=(body.centerx, height - bar // 8)))
+        body.height -= note.get_height()
     if face.code is not None:
         column = round(body.height * 0.55)
         _code(surface, face.code, pygame.Rect(body.right - column, body.top, column, body.height))
@@ -267,6 +275,8 @@ class _Shown:
     reveal_since: float = -math.inf
     tune: str | None = None
     tune_since: float = -math.inf
+    note: str | None = None
+    note_since: float = -math.inf
 
 
 class PublicScene:
@@ -293,13 +303,18 @@ class PublicScene:
         with self._lock:
             self._shown.tune, self._shown.tune_since = tune, now
 
+    def tell_table(self, text: str, now: float) -> None:
+        with self._lock:
+            self._shown.note, self._shown.note_since = text, now
+
     def face(self, now: float) -> tuple[PublicFrame, float, float]:
         """The face at ``now`` with the banner's and the reveal card's pop (0..1)."""
         with self._lock:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
             tune = shown.tune if now - shown.tune_since < TUNE_SECONDS else None
-            face = public_frame(shown.page, shown.at, now, reveal, tune)
+            note = shown.note if now - shown.note_since < NOTE_SECONDS else None
+            face = public_frame(shown.page, shown.at, now, reveal, tune, note)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
@@ -318,7 +333,8 @@ class PublicScene:
                           for since in (shown.banner_since, shown.reveal_since))
             if moving or popping:
                 return now + 1 / FPS
-            ends = (shown.reveal_since + REVEAL_SECONDS, shown.tune_since + TUNE_SECONDS)
+            ends = (shown.reveal_since + REVEAL_SECONDS, shown.tune_since + TUNE_SECONDS,
+                    shown.note_since + NOTE_SECONDS)
             return min((end for end in ends if now < end), default=None)
 
 
@@ -344,6 +360,11 @@ class PygamePublicScreen(PublicScreen):
 
     def cue(self, tune: str, now: float) -> None:
         self.scene.cue(tune, now)
+        self._wake()
+
+    def tell_table(self, text: str, now: float) -> None:
+        """The HDMI screen is read at the table only: it shows the table's own words."""
+        self.scene.tell_table(text, now)
         self._wake()
 
 
