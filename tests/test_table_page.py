@@ -20,15 +20,19 @@ from companion.app import App, ReloadRequested
 from companion.audit import run_audit
 from companion.clock import FakeClock
 from companion.config_cli import checked_text
+from companion.lobby import StartGame
 from companion.recent_log import RecentLog
 from companion.table_desk import TableDesk
+from engine import registry
 from hardware.build import build_table
 from hardware.config import PhonesConfig, load_config
 from hardware.drivers.bus import RecordingBus
 from hardware.exc import ConfigError
+from hardware.web.server import STATIC
 from hardware.web.table_access import CODE_LIFE, GUESSES, Access
 from hardware.window.public import NOTE_SECONDS, PublicScene, PygamePublicScreen
 
+from .dealing import deal
 from .phones import WAIT, Phone, needs_chromium
 from .test_audit import _journal_game
 
@@ -54,7 +58,7 @@ bus = 2
 class PageTable:
     """A table built from TABLE, its page on 127.0.0.1, a finished game in its journal."""
 
-    def __init__(self, tmp_path: Path, mock_factory) -> None:
+    def __init__(self, tmp_path: Path, mock_factory, key: bytes = bytes(32)) -> None:
         self.path = tmp_path / "table.toml"
         self.path.write_text(TABLE)
         self.path.chmod(0o640)
@@ -72,7 +76,8 @@ class PageTable:
                                     page=self.desk.page)
         self.public = PublicScene()  # the HDMI screen's scene, as the window draws it
         self.hardware.public = PygamePublicScreen(self.public, wake=lambda: None)
-        self.app = App(self.hardware, clock=self.clock, page_code=self.desk.new_code)
+        self.app = App(self.hardware, clock=self.clock, page_code=self.desk.new_code,
+                       key_source=lambda size: key[:size])
         self.app.start()
         self.desk.attach(config, self.app)
         assert self.hardware.server is not None
@@ -247,6 +252,62 @@ def test_a_session_needs_its_csrf_token_too(table):
     assert _stranger(table, "POST", "/settings/api/settings", porch,
                      {**session, "X-Table-Token": csrf}) == 200
     assert table.path.read_text() == porch.decode()
+
+
+def test_in_a_game_a_seat_asks_for_the_code_after_the_games_choices(table):
+    deal(table.app, StartGame(registry.get("heroes-love-to-lie"), (1, 2), {}), table.clock())
+    assert [action.label for action in table.app.actions(1)][-1] == "Table page code"
+    table.app.choose(1, "sys:pagecode", table.clock())
+    table.app.redraw()
+    code = table.code_on(1)
+    assert code is not None and table.code_on(None) == code and table.code_on(2) is None
+    assert _stranger(table, "POST", "/settings/api/unlock", code.encode()) == 200
+
+
+def _answers_without_a_session(table: PageTable) -> list[tuple[str, int, bytes, list]]:
+    """Everything the page serves to a browser without a session: the page, every static
+    file, the seat list, each private read's and each change's refusal; its status, body and
+    headers (but the wall clock's Date)."""
+    reads = ["/settings", "/settings/api/seats", "/favicon.ico",
+             *(f"/static/{path.relative_to(STATIC).as_posix()}" for path in
+               sorted(STATIC.rglob("*")) if path.is_file()),
+             *(f"/settings/api/{name}" for name in ("session", "settings", "doctor", "games",
+                                                     "log", "games/1/audit"))]
+    requests = [urllib.request.Request(table.address + path) for path in reads]
+    requests += [urllib.request.Request(table.address + path, data=b"000000", method="POST")
+                 for path in ("/settings/api/unlock", "/settings/api/settings")]
+    answers = []
+    for request in requests:
+        try:
+            response = urllib.request.urlopen(request, timeout=WAIT)
+        except urllib.error.HTTPError as error:
+            response = error
+        with response:
+            headers = sorted((k, v) for k, v in response.headers.items() if k != "Date")
+            answers.append((request.full_url.removeprefix(table.address), response.status,
+                            response.read(), headers))
+    return answers
+
+
+def test_without_a_session_the_page_serves_the_same_bytes_whatever_the_deal(tmp_path,
+                                                                           mock_factory):
+    """Two tables deal the same game, differing only in the companion's key (so in every
+    secret), at the same moment: all a stranger can fetch from the page is byte for byte
+    the same."""
+    answers, secrets = [], []
+    for name, key in (("one", bytes(32)), ("other", bytes(range(32)))):
+        (tmp_path / name).mkdir()
+        table = PageTable(tmp_path / name, mock_factory, key)  # one at a time: the same pins
+        try:
+            deal(table.app, StartGame(registry.get("heroes-love-to-lie"), (1, 2), {}),
+                 table.clock())
+            secrets.append([table.app.view(seat).secret for seat in (1, 2)])
+            answers.append(_answers_without_a_session(table))
+        finally:
+            table.close()
+    assert secrets[0] != secrets[1]  # the deals differ in their secrets
+    assert [status for _, status, _, _ in answers[0]][:2] == [200, 200]
+    assert answers[0] == answers[1]
 
 
 def test_a_code_opens_one_session_within_its_minutes_and_bears_few_guesses():
