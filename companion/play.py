@@ -261,7 +261,7 @@ def _real_table(config: TableConfig, events: Events, stack: contextlib.ExitStack
 
     from hardware.build import build_table
 
-    page = desk.page if desk is not None else None
+    page = desk.page if desk is not None and config.page else None
     try:
         hardware = stack.enter_context(build_table(config, events.put, page=page))
     except BadPinFactory as error:

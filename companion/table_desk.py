@@ -13,14 +13,15 @@ import os
 import stat
 import time
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import registry
 from hardware.config import MAX_BYTES, SeatConfig, TableConfig
 from hardware.exc import ConfigError, UnreadableFile
 from hardware.textfile import read_small_text
 from hardware.web.table_access import Access, Clock
-from hardware.web.table_page import TablePage
 
 from . import doctor
 from .app import App, ReloadRequested
@@ -31,6 +32,9 @@ from .exc import AuditError
 from .recent_log import RecentLog
 from .statedir import journal_path
 
+if TYPE_CHECKING:
+    from hardware.web.table_page import TablePage
+
 Put = Callable[[object], None]
 
 
@@ -40,13 +44,20 @@ class TableDesk:
     def __init__(self, path: Path, state_dir: Path, put: Put, recent: RecentLog,
                  clock: Clock = time.monotonic) -> None:
         self.path = path
-        self._access = Access(clock)
-        self.page = TablePage(self, self._access)
+        self._access = Access(clock)  # the page's sessions: they outlive a reload
         self._journal = journal_path(state_dir)
         self._put = put
         self._recent = recent
         self._config: TableConfig | None = None
         self._app: App | None = None
+
+    @cached_property
+    def page(self) -> TablePage:
+        """The page's routes, made when a table.toml first serves the page: a table without
+        it never imports the web server (aiohttp: tens of MiB, ``docs/ARCHITECTURE.md``)."""
+        from hardware.web.table_page import TablePage
+
+        return TablePage(self, self._access)
 
     def attach(self, config: TableConfig, app: App) -> None:
         """This run of the table (after a reload, the new one)."""
