@@ -275,7 +275,6 @@ def _real_table(config: TableConfig, events: Events, stack: contextlib.ExitStack
 
 def _window_table(count: int, events: Events,
                   stack: contextlib.ExitStack) -> tuple[TableHardware, Status]:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.window.table import WindowTable
 
     window = stack.enter_context(WindowTable(range(1, count + 1), events.put))
@@ -314,7 +313,6 @@ def _print_phone_links(seats: dict[int, SeatHardware]) -> None:
 
 
 def _public_window() -> PublicWindow:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.window.public import PublicWindow
 
     return PublicWindow(time.monotonic)

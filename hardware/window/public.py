@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import pygame
 import segno
 
 from ..base import Code, PublicPage, PublicScreen, Sand
+from ..sdl import pygame
 from .glass import GlassState, draw_glass
 from .loop import PygameLoop
 
