@@ -51,13 +51,6 @@ class ReloadRequested:
     """SIGHUP: read table.toml again (the loop ends; ``companion play`` starts it anew)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class ShowCode:
-    """The table's page asked for a code: every seat is told it (docs/table-page.md)."""
-
-    code: str
-
-
 class App:
     """A table: its hardware, and the pieces that play on it, wired together."""
 
@@ -72,6 +65,7 @@ class App:
         on_status: Callable[[str], None] | None = None,
         notifier: Notifier | None = None,
         deck_lists: Mapping[str, tuple[str, ...]] | None = None,
+        page_code: Callable[[], str] | None = None,
     ) -> None:
         self.hardware = hardware
         self.clock = GameClock(clock)
@@ -82,10 +76,11 @@ class App:
         lobby = lobby or Lobby(self.seat_numbers)
         lobby.cues = CueMenu.of(hardware)  # which settings this table's seats are offered
         lobby.phones = tuple(n for n in self.seat_numbers if hardware.seats[n].phone_link)
+        lobby.page = page_code is not None  # the table's page: its seats may ask for a code
         self.session = Session(self.seat_numbers, lobby,
                                journal or NullJournal(), key_source, dict(deck_lists or {}))
         self.effects = EffectPlayer(hardware, self.ui, on_status or (lambda text: None),
-                                    self.session.memory)
+                                    self.session.memory, page_code)
         self.composer = Composer(self.session, self.ui, self.links, {
             n: seat.phone_link for n, seat in hardware.seats.items() if seat.phone_link})
         self.screens = ScreenKeeper(hardware, self.links)
@@ -200,9 +195,6 @@ class App:
             self.stop(reload=True)
         elif isinstance(event, SeatLink):
             self._seat_link(event)
-        elif isinstance(event, ShowCode):
-            for seat in self.ui.values():
-                seat.tell(f"Settings code {event.code}", self.clock(), important=True)
 
     def _catch_up(self, now: float) -> None:
         for gesture in self.gestures.advance(now):

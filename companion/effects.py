@@ -26,6 +26,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from typing import ClassVar
 
 from engine.api import Buzz, Effect, GameOver, Narrate, Reveal, SeatView, Vibrate
 from hardware.base import Code, TableHardware
@@ -87,23 +88,39 @@ class ShowCode(Effect):
 
 
 @dataclass(frozen=True)
+class PageCode(Effect):
+    """A seat asked for the table page's code (docs/table-page.md): the player draws one
+    (``code``) and shows it on that seat and on the table's own public screen, never on a
+    screen that can be read away from the table."""
+
+    seat: int
+    code: str | None = None  # None: asked for, not drawn yet
+
+    ENTRY: ClassVar[str] = "Table page code"  # the menu entry that asks for it
+
+
+@dataclass(frozen=True)
 class Forget(Effect):
     """A game began or ended: every seat drops its news, highlight and half-confirmed press."""
 
 
 class EffectPlayer:
     def __init__(self, hardware: TableHardware, ui: Mapping[int, SeatUI],
-                 on_status: Callable[[str], None], memory: TableMemory | None = None) -> None:
+                 on_status: Callable[[str], None], memory: TableMemory | None = None,
+                 page_code: Callable[[], str] | None = None) -> None:
         self.hardware = hardware
         self.ui = ui
         self.on_status = on_status
         self.memory = memory or TableMemory()  # each seat's own cues
+        self.page_code = page_code  # draws the table page's code (companion.table_desk)
         self.tunes: list[str] = []  # every tune played, for scripts and tests
         self._due: list[tuple[Effect, float]] = []  # outputs held back until release()
 
     def play(self, effects: Iterable[Effect], at: float) -> None:
         """Take ``effects``: the seats' notices now, the outputs at :meth:`release`."""
         for effect in effects:
+            if isinstance(effect, PageCode) and self.page_code is not None:
+                effect = PageCode(effect.seat, self.page_code())
             self._show(effect, at)
             self._due.append((effect, at))
 
@@ -128,6 +145,8 @@ class EffectPlayer:
             self.ui[effect.seat].recall(at)
         elif isinstance(effect, ShowCode):
             self.ui[effect.seat].show_code(effect.phone, at)
+        elif isinstance(effect, PageCode) and effect.code is not None:
+            self._tell(f"Page code {effect.code}", at, seat=effect.seat, important=True)
         elif isinstance(effect, Forget):
             for seat in self.ui.values():
                 seat.forget()
@@ -151,6 +170,9 @@ class EffectPlayer:
             self.status(f"Key revealed: {effect.key.hex()}")
         elif isinstance(effect, Status):
             self.status(effect.text)
+        elif isinstance(effect, PageCode):
+            if effect.code is not None:
+                self.tell_table(f"Table page code {effect.code}", at)
         elif not isinstance(effect, Tell | Forget | Recall | ShowCode):
             log.warning("no output plays %s; skipped", type(effect).__name__)
 
@@ -213,6 +235,14 @@ class EffectPlayer:
         free = self.hardware.seats[seat].free_phone
         if free is not None:
             _guarded(f"freeing phone seat {seat}", free)
+
+    def tell_table(self, text: str, at: float) -> None:
+        """Words for those at the table only, on its own public screen (never logged: a
+        failure names no words)."""
+        public = self.hardware.public
+        if public is not None:
+            _guarded("the public screen's note", lambda: public.tell_table(text, at),
+                     private=True)
 
     def status(self, text: str) -> None:
         _guarded("the status line", lambda: self.on_status(text))

@@ -23,7 +23,7 @@ from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
-from .effects import FreePhone, ShowCode, Tell
+from .effects import FreePhone, PageCode, ShowCode, Tell
 from .memory import TableMemory
 from .mode import Applied, StartGame
 
@@ -45,6 +45,7 @@ class Lobby:
     has_speaker: bool = True  # without one, narration is text on screens nobody may read
     cues: CueMenu = field(default_factory=CueMenu)  # the settings each seat is offered
     phones: tuple[int, ...] = ()  # the seats that are phones (the app sets it, as cues)
+    page: bool = False  # the table serves its page: a joined seat may ask for its code
 
     @classmethod
     def prepared(
@@ -62,7 +63,8 @@ class Lobby:
     def fresh(self) -> Lobby:
         """A new lobby at the same table, with the same seats joined (after a game)."""
         return Lobby(self.table_seats, joined=list(self.joined), memory=self.memory,
-                     has_speaker=self.has_speaker, cues=self.cues, phones=self.phones)
+                     has_speaker=self.has_speaker, cues=self.cues, phones=self.phones,
+                     page=self.page)
 
     # --- the mode ----------------------------------------------------------------------------
 
@@ -75,7 +77,7 @@ class Lobby:
                       if n != seat),
                     *(Action(f"code:{n}", f"Show seat {n}'s link") for n in self.phones
                       if seat not in self.phones),
-                    *self.cues.actions(self.memory, seat)]
+                    *self.cues.actions(self.memory, seat), *self._page_entry()]
         if seat != self.host:
             return []
         if self.game is None:
@@ -87,6 +89,8 @@ class Lobby:
             raise IllegalAction("Not now")
         self.message = ""
         kind, _, arg = action.id.partition(":")
+        if kind == "pagecode":
+            return Applied(effects=(PageCode(seat),))
         request = getattr(self, f"_do_{kind}")(seat, arg)
         effects: tuple[Effect, ...] = ()
         if kind == "join":
@@ -110,6 +114,9 @@ class Lobby:
 
     def public_code(self) -> Code | None:
         return None
+
+    def _page_entry(self) -> list[Action]:
+        return [Action("pagecode", PageCode.ENTRY)] if self.page else []
 
     # --- actions ---------------------------------------------------------------------------
 

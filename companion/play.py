@@ -162,8 +162,10 @@ def _session(settings: PlaySettings, where: Path, config: TableConfig | None,
         journal = SqliteJournal(journal_path(where), acks=acks, runtime=choose_runtime_dir(),
                                 exclusive=True)
         stack.callback(journal.close)
+        page = desk is not None and config is not None and config.page
         app = App(hardware, lobby=lobby, on_status=on_status, journal=journal,
-                  notifier=Notifier(), deck_lists=deck_lists)
+                  notifier=Notifier(), deck_lists=deck_lists,
+                  page_code=desk.new_code if desk is not None and page else None)
         stack.callback(app.close)
         if desk is not None and config is not None:
             desk.attach(config, app)
@@ -263,7 +265,7 @@ def _real_table(config: TableConfig, events: Events, stack: contextlib.ExitStack
 
     from hardware.build import build_table
 
-    page = desk.page if desk is not None else None
+    page = desk.page if desk is not None and config.page else None
     try:
         hardware = stack.enter_context(build_table(config, events.put, page=page))
     except BadPinFactory as error:
@@ -277,7 +279,6 @@ def _real_table(config: TableConfig, events: Events, stack: contextlib.ExitStack
 
 def _window_table(count: int, events: Events,
                   stack: contextlib.ExitStack) -> tuple[TableHardware, Status]:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.window.table import WindowTable
 
     window = stack.enter_context(WindowTable(range(1, count + 1), events.put))
@@ -333,7 +334,6 @@ def _public_in_browser(hardware: TableHardware) -> None:
 
 
 def _public_window() -> PublicWindow:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.window.public import PublicWindow
 
     return PublicWindow(time.monotonic)

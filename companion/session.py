@@ -264,7 +264,7 @@ class Session:
     def _adopt(self, record: GameRecord, state: State, *, restarted: bool = False) -> None:
         self.lobby.joined = sorted(set(record.seats))
         game = GameMode(record, state, self.journal, self.memory, restarted=restarted)
-        self._enter(SystemMenu(game, self.memory, self.lobby.cues))
+        self._enter(SystemMenu(game, self.memory, self.lobby.cues, page=self.lobby.page))
 
     def _enter(self, mode: Mode) -> None:
         self.mode = mode

@@ -19,7 +19,7 @@ from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
-from .effects import Recall
+from .effects import PageCode, Recall
 from .game_mode import GameMode
 from .memory import TableMemory
 from .mode import Applied, ToLobby
@@ -53,6 +53,7 @@ class Outcome(Enum):
     LOBBY = "lobby"
     END = "end-early"  # the game ends here, its outcome shown: no action of its own
     RESULTS = "results"  # the seat reads its last results again
+    PAGE_CODE = "pagecode"  # the seat shows a code for the table's page
 
 
 ANSWERED = {Question.END: Outcome.END, Question.AGAIN: Outcome.AGAIN,
@@ -62,10 +63,12 @@ ANSWERED = {Question.END: Outcome.END, Question.AGAIN: Outcome.AGAIN,
 class SystemMenu:
     """The mode while a game is on: the game, with the table's menu behind its actions."""
 
-    def __init__(self, game: GameMode, memory: TableMemory, cues: CueMenu) -> None:
+    def __init__(self, game: GameMode, memory: TableMemory, cues: CueMenu, *,
+                 page: bool = False) -> None:
         self.game = game
         self.memory = memory
         self.cues = cues  # the settings each seat is offered
+        self.page = page  # the table serves its page: a seat may ask for its code
         self.asking: dict[int, Question] = {}  # seat -> what it is asked about
 
     @staticmethod
@@ -105,6 +108,8 @@ class SystemMenu:
             return self.game.end_early(at)
         if outcome is Outcome.RESULTS:
             return Applied(effects=(Recall(seat),))
+        if outcome is Outcome.PAGE_CODE:
+            return Applied(effects=(PageCode(seat),))
         if outcome is Outcome.AGAIN:
             return Applied(then=self.game.again())
         if outcome is Outcome.LOBBY:
@@ -133,6 +138,8 @@ class SystemMenu:
                         width=LABEL)
             out.append(Action("sys:undo", label))
         out += [Action("sys:end", "End game"), RESULTS, *self._cues(seat)]
+        if self.page:
+            out.append(Action(f"{PREFIX}{Outcome.PAGE_CODE.value}", PageCode.ENTRY))
         return out
 
     def _cues(self, seat: int) -> list[Action]:

@@ -3,8 +3,8 @@
 It lives as long as ``companion play`` (a reload keeps it, and with it the page's sessions):
 each run of the table attaches its app and table.toml. The page calls it on the server's
 worker threads; what it reads of the app is the seat links, a copy taken under the GIL.
-A change goes through the loop's own queue, as a signal's does: a code to tell the seats
-(``ShowCode``), a reload after a save (``ReloadRequested``, as SIGHUP).
+A save's reload goes through the loop's own queue, as SIGHUP's does (``ReloadRequested``);
+the page's code is drawn on the loop, when a seat asks for it (:meth:`new_code`).
 """
 
 from __future__ import annotations
@@ -13,23 +13,27 @@ import os
 import stat
 import time
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import registry
 from hardware.config import MAX_BYTES, SeatConfig, TableConfig
 from hardware.exc import ConfigError, UnreadableFile
 from hardware.textfile import read_small_text
 from hardware.web.table_access import Access, Clock
-from hardware.web.table_page import TablePage
 
 from . import doctor
-from .app import App, ReloadRequested, ShowCode
+from .app import App, ReloadRequested
 from .atomic_file import write_atomically
 from .audit import finished_games, run_audit
 from .config_cli import checked_text
 from .exc import AuditError
 from .recent_log import RecentLog
 from .statedir import journal_path
+
+if TYPE_CHECKING:
+    from hardware.web.table_page import TablePage
 
 Put = Callable[[object], None]
 
@@ -40,12 +44,20 @@ class TableDesk:
     def __init__(self, path: Path, state_dir: Path, put: Put, recent: RecentLog,
                  clock: Clock = time.monotonic) -> None:
         self.path = path
-        self.page = TablePage(self, Access(clock))
+        self._access = Access(clock)  # the page's sessions: they outlive a reload
         self._journal = journal_path(state_dir)
         self._put = put
         self._recent = recent
         self._config: TableConfig | None = None
         self._app: App | None = None
+
+    @cached_property
+    def page(self) -> TablePage:
+        """The page's routes, made when a table.toml first serves the page: a table without
+        it never imports the web server (aiohttp: tens of MiB, ``docs/ARCHITECTURE.md``)."""
+        from hardware.web.table_page import TablePage
+
+        return TablePage(self, self._access)
 
     def attach(self, config: TableConfig, app: App) -> None:
         """This run of the table (after a reload, the new one)."""
@@ -101,8 +113,9 @@ class TableDesk:
     def log(self) -> list[str]:
         return self._recent.lines()
 
-    def show_code(self, code: str) -> None:
-        self._put(ShowCode(code))
+    def new_code(self) -> str:
+        """A code for the page, asked for on a seat's menu (the one before is void)."""
+        return self._access.new_code()
 
 
 def _kind(seat: SeatConfig) -> str:

@@ -8,7 +8,6 @@ is voiced on demand when espeak-ng is there, and stays text when it is not.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,10 +16,7 @@ from typing import TextIO
 from engine import registry
 from engine.narration import Narration
 from hardware.base import Speaker
-
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before drivers.voice imports pygame
-
-from hardware.drivers.voice import (  # noqa: E402
+from hardware.drivers.voice import (
     DEFAULT_VOICE,
     MaskingPlan,
     PromptCache,
@@ -29,7 +25,7 @@ from hardware.drivers.voice import (  # noqa: E402
     open_speaker,
 )
 
-from .statedir import choose_state_dir, prepare_state_dir  # noqa: E402
+from .statedir import choose_state_dir, prepare_state_dir
 
 GAMES_PACKAGE = "engine.games."
 

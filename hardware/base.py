@@ -194,6 +194,11 @@ class PublicScreen(ABC):
         (HDMI, the window) shows a joinable seat's as a QR code; a screen any device on the
         network may read (a browser's) keeps the default and never takes them."""
 
+    def tell_table(self, text: str, now: float) -> None:
+        """Words for those at the table only (the table page's code): a screen only the table
+        sees (HDMI, the window) shows them for a while; a screen any device on the network
+        may read (a browser's) keeps this default and never takes them."""
+
     def close(self) -> None:
         """Release the display."""
 

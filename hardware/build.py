@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpiozero.exc import PinFactoryFallback
 from gpiozero.pins import Factory
@@ -21,8 +22,9 @@ from .drivers.oled import OledScreen
 from .drivers.wires import SYSFS, wire_of
 from .pods.discovery import PodFinder, PortLister
 from .pods.link import PodLink
-from .web.server import PhoneServer, Routes
-from .web.table import served_seats
+
+if TYPE_CHECKING:  # the web server (aiohttp, asyncio, cryptography: ~25 MiB) is imported
+    from .web.server import Routes  # only for a table that serves phones or its page
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,9 @@ def build_table(
                 elif seat.pod is not None:
                     table.seats[seat.number] = _build_pod_seat(seat.number, finder, sink, clock)
             if config.phones is not None:
+                from .web.server import PhoneServer
+                from .web.table import served_seats
+
                 server = PhoneServer([seat.number for seat in config.seats if seat.phone], sink,
                                      host=config.phones.listen, port=config.phones.port,
                                      clock=clock, page=page if config.page else None)

@@ -31,6 +31,10 @@ class PublicScreens(PublicScreen):
         for screen in self.screens:
             screen.give_links(links)
 
+    def tell_table(self, text: str, now: float) -> None:
+        for screen in self.screens:
+            screen.tell_table(text, now)
+
     def close(self) -> None:
         for screen in self.screens:
             screen.close()

@@ -43,6 +43,8 @@ DEVICE_GROUPS="gpio i2c dialout audio video render"
 PREFIX="$ROOT/opt/table-companion"
 VENV="$PREFIX/venv"
 ETC="$ROOT/etc/table-companion"
+CONFIG_DIR_MODE=2770  # root and the service's group (config_to_the_service)
+CONFIG_MODE=0660
 UNIT="$ROOT/etc/systemd/system/$SERVICE"
 DROP_IN="$ROOT/etc/systemd/system/$SERVICE.d/public-screen.conf"
 OLD_UNIT="$ROOT/etc/systemd/system/$OLD_SERVICE"
@@ -243,9 +245,9 @@ migrate_old_name() {
     fi
     if getent passwd "$ACCOUNT" >/dev/null; then
         userdel "$OLD_ACCOUNT"
-        # Its files go to the user that stays: its group read table.toml, it owned the games.
+        # Its files go to the user that stays: its group wrote table.toml, it owned the games.
         if [ -e "$ETC/table.toml" ]; then
-            chgrp "$ACCOUNT" "$ETC/table.toml"
+            chgrp "$ACCOUNT" "$ETC" "$ETC/table.toml"
         fi
         if [ -d "$STATE" ]; then
             chown -R "$ACCOUNT:$ACCOUNT" "$STATE"
@@ -284,13 +286,27 @@ ensure_config() {
             say "kept your $ETC/table.toml; to start again from the $TABLE example, remove it"
             say "  and run this again"
         fi
+        if [ "$(stat -c %a "$ETC")" != "$CONFIG_DIR_MODE" ]; then
+            config_to_the_service  # an install from before the table's page could save it
+        fi
         return
     fi
-    install -d -m 0755 "$ETC"
-    install -m 0640 "$example" "$ETC/table.toml"
-    chgrp "$ACCOUNT" "$ETC/table.toml"
+    install -d -m "$CONFIG_DIR_MODE" "$ETC"
+    install -m "$CONFIG_MODE" "$example" "$ETC/table.toml"
+    chgrp "$ACCOUNT" "$ETC" "$ETC/table.toml"
     say "wrote $ETC/table.toml from the $TABLE example: edit it for your wiring, then run"
     say "  this again (it sets the Pi up for the table.toml it finds)"
+}
+
+# The table's page saves table.toml as the service (docs/table-page.md): a temporary file
+# beside it, renamed over it. So the directory and the file are root's and the service's
+# group's, no one else's; the directory's setgid bit gives a file made in it that group too.
+# The unit's ReadWritePaths= opens this one directory to the service.
+config_to_the_service() {
+    chgrp "$ACCOUNT" "$ETC" "$ETC/table.toml"
+    chmod "$CONFIG_DIR_MODE" "$ETC"
+    chmod "$CONFIG_MODE" "$ETC/table.toml"
+    say "$ETC is now writable by the service: the table's page can save table.toml"
 }
 
 boot_config() {

@@ -7,6 +7,7 @@ are stand-ins on PATH that record their calls and keep their state in files; eve
 else (files, modes, config.txt, /etc/modules) is the script's real work under the root.
 """
 
+import grp
 import hashlib
 import os
 import pty
@@ -14,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -208,7 +210,9 @@ def test_install_sets_up_a_fresh_pi(pi):
     assert unit.read_bytes() == (source / "systemd" / SERVICE).read_bytes()
     config = root / "etc/table-companion/table.toml"
     assert config.read_text() == (source / "hardware/tables/kitchen.toml").read_text()
-    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    assert stat.S_IMODE(config.stat().st_mode) == 0o660
+    assert stat.S_IMODE(config.parent.stat().st_mode) == 0o2770
+    assert f"chgrp table-companion {config.parent} {config}" in calls
     assert boot_lines(pi) == ["[all]", "dtparam=audio=on", *KITCHEN_BOOT, *STEADY_I2C_CLOCK]
     assert "i2c-dev" in (root / "etc/modules").read_text().splitlines()
     rule = root / "etc/udev/rules.d/99-table-companion-pods.rules"
@@ -270,6 +274,68 @@ def test_install_creates_a_group_the_system_lacks(pi):
     (state / "group-gpio").unlink()
     calls = run(pi)
     assert called(calls, "groupadd --system gpio") and (state / "member-gpio").exists()
+
+
+def test_install_over_an_older_one_lets_the_service_save_table_toml(pi):
+    """An install from before the table's page could save has /etc/table-companion root's
+    alone: the next install gives it, and table.toml, to the service's group, once."""
+    root = pi[1]
+    run(pi)
+    config = root / "etc/table-companion/table.toml"
+    config.parent.chmod(0o755)
+    config.chmod(0o640)
+    config.write_text("# my wiring\n")
+    calls = run(pi)
+    assert stat.S_IMODE(config.parent.stat().st_mode) == 0o2770
+    assert stat.S_IMODE(config.stat().st_mode) == 0o660
+    assert f"chgrp table-companion {config.parent} {config}" in calls
+    assert "the table's page can save table.toml" in said(pi)
+    assert config.read_text() == "# my wiring\n"
+    calls = run(pi)
+    assert not called(calls, "chgrp") and "page can save" not in said(pi)
+
+
+SAVE_AS_THE_SERVICE = """
+import os, pathlib, sys
+from companion.recent_log import RecentLog
+from companion.table_desk import TableDesk
+os.umask(0o077)  # the unit's UMask=
+path = pathlib.Path(sys.argv[1])
+said = TableDesk(path, path.parent / "state", lambda event: None, RecentLog()).save(sys.argv[2])
+print(said or "saved")
+"""
+
+
+def test_the_service_saves_table_toml_in_the_directory_the_install_made(pi, tmp_path):
+    """The table's page writes table.toml as the service's user (not root, in its group):
+    a temporary file in the directory install.sh made, renamed over table.toml; a user
+    outside the group can read neither."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root, to run the save as another user")
+    source, root = pi[0], pi[1]
+    run(pi)
+    reachable = Path(tempfile.mkdtemp(dir="/tmp"))  # pytest's tmp_path is root's alone
+    try:
+        reachable.chmod(0o755)
+        etc = reachable / "table-companion"
+        (root / "etc/table-companion").rename(etc)  # the modes install.sh gave, kept
+        group = grp.getgrnam("nogroup").gr_gid  # the service's group, as chgrp makes it
+        os.chown(etc, 0, group)
+        os.chown(etc / "table.toml", 0, group)
+        porch = (source / "hardware/tables/kitchen.toml").read_text() + "\n# the porch\n"
+        service = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        done = subprocess.run([*service, sys.executable, "-c", SAVE_AS_THE_SERVICE,
+                               str(etc / "table.toml"), porch], capture_output=True, text=True,
+                              cwd=REPO, timeout=60)
+        assert done.stdout == "saved\n", done.stdout + done.stderr
+        assert (etc / "table.toml").read_text() == porch
+        assert stat.S_IMODE((etc / "table.toml").stat().st_mode) == 0o660
+        assert sorted(p.name for p in etc.iterdir()) == ["table.toml"]
+        stranger = ["setpriv", "--reuid=65533", "--regid=65533", "--clear-groups", "cat",
+                    str(etc / "table.toml")]
+        assert subprocess.run(stranger, capture_output=True, timeout=60).returncode != 0
+    finally:
+        shutil.rmtree(reachable)
 
 
 def test_install_twice_changes_nothing(pi):
@@ -414,7 +480,8 @@ def test_install_hands_our_old_users_files_to_the_new_one(pi):
         "table-companion:x:997:997::/var/lib/table-companion:/usr/sbin/nologin\n")
     calls = run(pi)
     assert "userdel companion" in calls and not (state / "passwd-companion").exists()
-    assert f"chgrp table-companion {root}/etc/table-companion/table.toml" in calls
+    etc = root / "etc/table-companion"
+    assert f"chgrp table-companion {etc} {etc}/table.toml" in calls
     assert f"chown -R table-companion:table-companion {root}/var/lib/table-companion" in calls
     assert {path: path.read_bytes() for path in kept} == kept
 

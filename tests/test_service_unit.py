@@ -99,7 +99,8 @@ def test_service_unit_runs_unprivileged_with_device_groups():
 
 
 def test_service_unit_writes_only_its_state_and_runtime_directories():
-    """A read-only system, no homes, a private state directory, lgpio's work directory."""
+    """A read-only system, no homes, a private state directory, lgpio's work directory, and
+    table.toml's directory, where the table's page saves it."""
     service = settings()["Service"]
     assert service["ProtectSystem"] == "strict"
     assert service["ProtectHome"] == "yes"
@@ -107,7 +108,7 @@ def test_service_unit_writes_only_its_state_and_runtime_directories():
     assert service["StateDirectoryMode"] == "0700"
     assert service["RuntimeDirectory"] == "table-companion"
     assert service["Environment"] == "LG_WD=%t/table-companion"
-    assert "ReadWritePaths" not in service
+    assert service["ReadWritePaths"] == "/etc/table-companion"
 
 
 TABLE_DEVICES = {  # device class (as /proc/devices names it): the module that registers it

@@ -16,18 +16,23 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import App, ReloadRequested, ShowCode
+from companion.app import App, ReloadRequested
 from companion.audit import run_audit
 from companion.clock import FakeClock
 from companion.config_cli import checked_text
+from companion.lobby import StartGame
 from companion.recent_log import RecentLog
 from companion.table_desk import TableDesk
+from engine import registry
 from hardware.build import build_table
 from hardware.config import PhonesConfig, load_config
 from hardware.drivers.bus import RecordingBus
 from hardware.exc import ConfigError
-from hardware.web.table_access import CODE_EVERY, CODE_LIFE, GUESSES, Access
+from hardware.web.server import STATIC
+from hardware.web.table_access import CODE_LIFE, GUESSES, Access
+from hardware.window.public import NOTE_SECONDS, PublicScene, PygamePublicScreen
 
+from .dealing import deal
 from .phones import WAIT, Phone, needs_chromium
 from .test_audit import _journal_game
 
@@ -53,7 +58,7 @@ bus = 2
 class PageTable:
     """A table built from TABLE, its page on 127.0.0.1, a finished game in its journal."""
 
-    def __init__(self, tmp_path: Path, mock_factory) -> None:
+    def __init__(self, tmp_path: Path, mock_factory, key: bytes = bytes(32)) -> None:
         self.path = tmp_path / "table.toml"
         self.path.write_text(TABLE)
         self.path.chmod(0o640)
@@ -69,7 +74,10 @@ class PageTable:
         self.hardware = build_table(config, self.events.put, pin_factory=mock_factory,
                                     bus_factory=lambda number: RecordingBus(), clock=self.clock,
                                     page=self.desk.page)
-        self.app = App(self.hardware, clock=self.clock)
+        self.public = PublicScene()  # the HDMI screen's scene, as the window draws it
+        self.hardware.public = PygamePublicScreen(self.public, wake=lambda: None)
+        self.app = App(self.hardware, clock=self.clock, page_code=self.desk.new_code,
+                       key_source=lambda size: key[:size])
         self.app.start()
         self.desk.attach(config, self.app)
         assert self.hardware.server is not None
@@ -83,11 +91,23 @@ class PageTable:
             if isinstance(event, kind):
                 return event
 
-    def code_on_seat(self, seat: int) -> str:
-        """The code as the seat's screen shows it."""
-        found = re.search(r"\b\d{6}\b", self.app.composer.face(seat, self.clock()).text())
-        assert found, "no code on the seat's screen"
-        return found[0]
+    def ask_code(self, seat: int) -> str:
+        """A player joins at ``seat`` and asks its menu for the page's code, as it shows."""
+        self.app.choose(seat, "join", self.clock())
+        self.app.choose(seat, "pagecode", self.clock())
+        self.app.redraw()
+        code = self.code_on(seat)
+        assert code is not None, "no code on the seat's screen"
+        return code
+
+    def code_on(self, seat: int | None) -> str | None:
+        """A six-digit code on the seat's screen (None: on the public screen), if any."""
+        if seat is None:
+            text = self.public.face(self.clock())[0].text()
+        else:
+            text = self.app.composer.face(seat, self.clock()).text()
+        found = re.search(r"\b\d{6}\b", text)
+        return found[0] if found else None
 
     def close(self) -> None:
         self.app.close()
@@ -120,9 +140,7 @@ def _fetch(driver, method: str, path: str, body: str = "", token: str | None = N
 
 def _unlock(table: PageTable, browser: Phone) -> None:
     driver = browser.driver
-    driver.find_element("id", "ask").click()
-    table.take(ShowCode)
-    driver.find_element("id", "code").send_keys(table.code_on_seat(2))
+    driver.find_element("id", "code").send_keys(table.ask_code(2))
     driver.find_element("id", "enter").click()
     browser.wait_for("loaded", "yes")
 
@@ -197,17 +215,32 @@ def test_a_stranger_reads_only_the_seats_and_changes_nothing(table):
         assert _stranger(table, "GET", f"/settings/api/{private}") == 403
     assert _stranger(table, "POST", "/settings/api/settings", b"[table]\n") == 403
     assert _stranger(table, "POST", "/settings/api/unlock", b"123456") == 403
-    assert _stranger(table, "POST", "/settings/api/code", b"",
-                     {"Origin": "http://evil.example"}) == 403
+    assert _stranger(table, "POST", "/settings/api/code") == 404  # a code is asked at a seat
     assert _stranger(table, "POST", "/settings/api/unlock", b"1" * 100_000) == 413
+    table.app.redraw()
     assert table.path.read_text() == TABLE and table.events.empty()
+    assert [table.code_on(seat) for seat in (1, 2, None)] == [None] * 3
+
+
+def test_a_seat_asks_for_the_code_and_only_it_and_the_public_screen_show_it(table):
+    entries = [action.label for action in table.app.actions(2)]
+    assert "Table page code" not in entries  # a seat that has not joined: Join only
+    code = table.ask_code(2)
+    assert table.code_on(1) is None
+    assert table.code_on(None) == code
+    assert "Page code " + code in table.app.composer.face(2, table.clock()).text()
+    table.clock.now += NOTE_SECONDS
+    assert table.code_on(None) is None
+    newer = table.ask_code(1)
+    if newer != code:  # one draw in a million is the same code again
+        assert _stranger(table, "POST", "/settings/api/unlock", code.encode()) == 403  # void
+    assert _stranger(table, "POST", "/settings/api/unlock", newer.encode()) == 200
+    assert not any(found in line for line in table.desk.log() for found in (code, newer))
 
 
 def test_a_session_needs_its_csrf_token_too(table):
-    assert _stranger(table, "POST", "/settings/api/code") == 200
-    table.take(ShowCode)
     request = urllib.request.Request(table.address + "/settings/api/unlock",
-                                     data=table.code_on_seat(1).encode(), method="POST")
+                                     data=table.ask_code(1).encode(), method="POST")
     with urllib.request.urlopen(request, timeout=WAIT) as response:
         cookie = response.headers["Set-Cookie"]
         csrf = json.load(response)["csrf"]
@@ -221,21 +254,72 @@ def test_a_session_needs_its_csrf_token_too(table):
     assert table.path.read_text() == porch.decode()
 
 
+def test_in_a_game_a_seat_asks_for_the_code_after_the_games_choices(table):
+    deal(table.app, StartGame(registry.get("heroes-love-to-lie"), (1, 2), {}), table.clock())
+    assert [action.label for action in table.app.actions(1)][-1] == "Table page code"
+    table.app.choose(1, "sys:pagecode", table.clock())
+    table.app.redraw()
+    code = table.code_on(1)
+    assert code is not None and table.code_on(None) == code and table.code_on(2) is None
+    assert _stranger(table, "POST", "/settings/api/unlock", code.encode()) == 200
+
+
+def _answers_without_a_session(table: PageTable) -> list[tuple[str, int, bytes, list]]:
+    """Everything the page serves to a browser without a session: the page, every static
+    file, the seat list, each private read's and each change's refusal; its status, body and
+    headers (but the wall clock's Date)."""
+    reads = ["/settings", "/settings/api/seats", "/favicon.ico",
+             *(f"/static/{path.relative_to(STATIC).as_posix()}" for path in
+               sorted(STATIC.rglob("*")) if path.is_file()),
+             *(f"/settings/api/{name}" for name in ("session", "settings", "doctor", "games",
+                                                     "log", "games/1/audit"))]
+    requests = [urllib.request.Request(table.address + path) for path in reads]
+    requests += [urllib.request.Request(table.address + path, data=b"000000", method="POST")
+                 for path in ("/settings/api/unlock", "/settings/api/settings")]
+    answers = []
+    for request in requests:
+        try:
+            response = urllib.request.urlopen(request, timeout=WAIT)
+        except urllib.error.HTTPError as error:
+            response = error
+        with response:
+            headers = sorted((k, v) for k, v in response.headers.items() if k != "Date")
+            answers.append((request.full_url.removeprefix(table.address), response.status,
+                            response.read(), headers))
+    return answers
+
+
+def test_without_a_session_the_page_serves_the_same_bytes_whatever_the_deal(tmp_path,
+                                                                           mock_factory):
+    """Two tables deal the same game, differing only in the companion's key (so in every
+    secret), at the same moment: all a stranger can fetch from the page is byte for byte
+    the same."""
+    answers, secrets = [], []
+    for name, key in (("one", bytes(32)), ("other", bytes(range(32)))):
+        (tmp_path / name).mkdir()
+        table = PageTable(tmp_path / name, mock_factory, key)  # one at a time: the same pins
+        try:
+            deal(table.app, StartGame(registry.get("heroes-love-to-lie"), (1, 2), {}),
+                 table.clock())
+            secrets.append([table.app.view(seat).secret for seat in (1, 2)])
+            answers.append(_answers_without_a_session(table))
+        finally:
+            table.close()
+    assert secrets[0] != secrets[1]  # the deals differ in their secrets
+    assert [status for _, status, _, _ in answers[0]][:2] == [200, 200]
+    assert answers[0] == answers[1]
+
+
 def test_a_code_opens_one_session_within_its_minutes_and_bears_few_guesses():
     clock = FakeClock()
     access = Access(clock)
     code = access.new_code()
-    assert code is not None and access.new_code() is None  # asked again too soon
     clock.now += CODE_LIFE
     assert access.unlock(code) is None  # ran out
-    clock.now += CODE_EVERY
     code = access.new_code()
-    assert code is not None
     assert access.unlock(code) is not None
     assert access.unlock(code) is None  # used up
-    clock.now += CODE_EVERY
     code = access.new_code()
-    assert code is not None
     wrong = f"{(int(code) + 1) % 10 ** 6:06d}"
     for _ in range(GUESSES):
         assert access.unlock(wrong) is None

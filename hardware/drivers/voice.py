@@ -39,13 +39,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import pygame
 from gpiozero.tones import Tone
 
 from .. import tunes
 from ..base import Speaker
 from ..closing import Closing
 from ..exc import AudioUnavailable
+from ..sdl import pygame
 from .alsa_quiet import quiet_alsa
 
 log = logging.getLogger(__name__)

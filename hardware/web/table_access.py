@@ -1,25 +1,26 @@
 """Who may change the table from its page: someone who read the code shown at the table.
 
-A code is six digits drawn at random, shown on the table's seats on request and nowhere
-else (never in a log line or a response). It opens one session, once, within CODE_LIFE
-seconds; GUESSES wrong guesses void it, and a new one can be asked for only CODE_EVERY
-seconds after the last, so a stranger on the Wi-Fi gets GUESSES guesses in a million per
-code, each code asked for shows up on every seat, and the players see someone trying. A guess
-is compared in constant time. A session is a random cookie (HttpOnly, SameSite=Strict) with
+A code is six digits drawn at random, asked for on a seat's menu and shown on that seat and
+the table's own public screen, nowhere else (never in a log line, a response or the browser
+public page). It opens one session, once, within CODE_LIFE seconds; GUESSES wrong guesses
+void it, and each code asked for voids the one before, so a stranger on the Wi-Fi gets
+GUESSES guesses in a million per code someone at the table asked for, and cannot ask for one.
+A guess is compared in constant time. A session is a random cookie (HttpOnly, SameSite=Strict) with
 its own CSRF token, which every change must send back in a header: another site's page can
-neither read it nor send it. Time is the table's injected clock, so tests step it.
+neither read it nor send it. Time is the table's injected clock, so tests step it. A code is
+drawn on the table's loop and guessed on the server's: a lock keeps the two apart.
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 CODE_DIGITS = 6
 CODE_LIFE = 180.0  # seconds a code shown at the table can be typed in
-CODE_EVERY = 30.0  # seconds between two codes asked for
 GUESSES = 3  # wrong guesses before a code is void
 SESSION_LIFE = 30 * 60.0  # seconds a session may change the table, from its code
 MAX_SESSIONS = 4  # the oldest gives way: a table has one or two people setting it up
@@ -47,31 +48,29 @@ class Access:
     def __init__(self, clock: Clock, draw: Callable[[int], int] = secrets.randbelow) -> None:
         self._clock = clock
         self._draw = draw
+        self._lock = threading.Lock()
         self._code: _Code | None = None
-        self._asked: float | None = None
         self._sessions: dict[str, Session] = {}
 
-    def new_code(self) -> str | None:
-        """A fresh code to show at the table (the old one is void); None: asked too soon."""
-        now = self._clock()
-        if self._asked is not None and now < self._asked + CODE_EVERY:
-            return None
-        self._asked = now
+    def new_code(self) -> str:
+        """A fresh code to show at the table (the one before is void)."""
         digits = f"{self._draw(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
-        self._code = _Code(digits, now + CODE_LIFE)
+        with self._lock:
+            self._code = _Code(digits, self._clock() + CODE_LIFE)
         return digits
 
     def unlock(self, guess: str) -> Session | None:
         """A session for the code shown at the table (used up), else None."""
-        now, code = self._clock(), self._code
-        if code is None or now >= code.until:
-            return None
-        if not hmac.compare_digest(guess.encode(), code.digits.encode()):
-            code.guesses -= 1
-            if code.guesses <= 0:
-                self._code = None
-            return None
-        self._code = None
+        with self._lock:
+            now, code = self._clock(), self._code
+            if code is None or now >= code.until:
+                return None
+            if not hmac.compare_digest(guess.encode(), code.digits.encode()):
+                code.guesses -= 1
+                if code.guesses <= 0:
+                    self._code = None
+                return None
+            self._code = None
         session = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(32),
                           now + SESSION_LIFE)
         self._sessions[session.token] = session

@@ -5,7 +5,8 @@ Served by the phone seats' server (``Routes``); what it shows and changes comes 
 and what needs the code shown at the table is in docs/table-page.md: the seat list is
 public; everything else needs a session (:mod:`hardware.web.table_access`). A change is a
 POST carrying the session's cookie and its CSRF token in a header, from this page's own
-origin; asking for a code and typing it in are the only POSTs without a session. A body over
+origin; typing in the code (asked for on a seat's menu, never here) is the only POST without
+a session. A body over
 MAX_BODY bytes is refused before it is read. The desk's work (a file, the journal, the
 doctor) runs on a worker thread, so the phone seats' sockets never wait for it.
 """
@@ -20,7 +21,7 @@ from typing import Protocol, TypeVar
 from aiohttp import web
 
 from .server import HEADERS, STATIC
-from .table_access import CODE_LIFE, Access, Session
+from .table_access import Access, Session
 
 COOKIE = "table_session"
 CSRF_HEADER = "X-Table-Token"
@@ -54,9 +55,6 @@ class Desk(Protocol):
     def log(self) -> list[str]:
         """The service's recent log lines, oldest first."""
 
-    def show_code(self, code: str) -> None:
-        """Show ``code`` on the table's seats."""
-
 
 class TablePage:
     """The page's routes, on the server's thread and event loop."""
@@ -69,7 +67,6 @@ class TablePage:
     def add_routes(self, router: web.UrlDispatcher) -> None:
         router.add_get("/settings", self._show_page)
         router.add_get("/settings/api/seats", self._public(self._desk.seats))
-        router.add_post("/settings/api/code", self._ask_code)
         router.add_post("/settings/api/unlock", self._unlock)
         router.add_get("/settings/api/session", self._session)
         router.add_get("/settings/api/doctor", self._private(self._desk.doctor))
@@ -93,22 +90,13 @@ class TablePage:
             return _json(await _off_loop(read))
         return serve
 
-    async def _ask_code(self, request: web.Request) -> web.Response:
-        _same_origin(request)
-        code = self._access.new_code()
-        if code is None:
-            raise web.HTTPTooManyRequests(text="a code was just shown; wait a little",
-                                          headers=HEADERS)
-        await _off_loop(lambda: self._desk.show_code(code))
-        return _json({"shown_for": CODE_LIFE})
-
     async def _unlock(self, request: web.Request) -> web.Response:
         _same_origin(request)
         guess = (await _body(request, 64)).strip()
         session = self._access.unlock(guess)
         if session is None:
             raise web.HTTPForbidden(text="not the code shown at the table (or it ran out): "
-                                    "ask for a new one", headers=HEADERS)
+                                    "ask a seat for a new one", headers=HEADERS)
         response = _json({"csrf": session.csrf})
         response.set_cookie(COOKIE, session.token, path="/settings", httponly=True,
                             samesite="Strict")  # a browser session's cookie; the server ends it

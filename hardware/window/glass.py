@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import pygame
+from ..sdl import pygame
 
 GLASS = (190, 200, 215)
 SAND = (232, 190, 96)

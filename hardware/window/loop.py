@@ -16,11 +16,11 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
-import pygame
 from PIL import Image
 
 from ..closing import Closing
 from ..exc import WindowError
+from ..sdl import pygame
 
 START_TIMEOUT = 10.0
 WAKE = pygame.event.custom_type()

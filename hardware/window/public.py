@@ -6,7 +6,9 @@ tests check the pixels too. Between the app's calls it animates on its own: the 
 sand runs down from the last known value (extrapolated on the same monotonic clock), a new
 banner pops in, and :meth:`PygamePublicScreen.reveal` shows a public reveal as a card that
 pops in and stays a few seconds, and :meth:`PygamePublicScreen.cue` flashes each tune's name
-with a note in the title bar's corner for a moment (for whoever did not hear it). The fair
+with a note in the title bar's corner for a moment (for whoever did not hear it), and
+:meth:`PygamePublicScreen.tell_table` puts words for those at the table only (the table
+page's code) on a line at the bottom for a minute. The fair
 deal's commitment (the key, once the game is over) stands in the lower right corner, whole
 and as a QR code a phone can read.
 """
@@ -20,10 +22,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import pygame
-
 from ..base import Code, PublicPage, PublicScreen, Sand
 from ..qr import qr_modules
+from ..sdl import pygame
 from .glass import GlassState, draw_glass
 from .loop import PygameLoop
 
@@ -32,6 +33,7 @@ FPS = 12  # frames per second while something moves; none while nothing does
 POP_SECONDS = 0.45
 REVEAL_SECONDS = 5.0
 TUNE_SECONDS = 2.0
+NOTE_SECONDS = 60.0  # the table's own words (the page's code): time to type six digits
 MAX_LINES = 5
 MAX_JOINS = 3  # QR codes of free phone seats side by side (more wait for the first to join)
 BACKGROUND = (16, 18, 26)
@@ -59,6 +61,7 @@ class PublicFrame:
     code: Code | None = None
     tune: str | None = None  # a tune just played, flashed in the title bar
     joins: tuple[tuple[int, str], ...] = ()  # each joinable phone seat and its link
+    note: str | None = None  # words for the table only (the page's code), at the bottom
 
     def text(self) -> str:
         """Every word drawn, one item per line: what secrecy tests search."""
@@ -66,7 +69,7 @@ class PublicFrame:
         tune = f"♪ {self.tune}" if self.tune else ""
         joins = [f"Phone seat {seat}" for seat, _ in self.joins]
         parts = [self.title, self.big or "", *self.lines, self.banner or "", self.reveal or "",
-                 code, tune, *joins]
+                 code, tune, *joins, self.note or ""]
         return "\n".join(part for part in parts if part)
 
 
@@ -82,7 +85,8 @@ def sand_left(glass: Sand, shown_at: float, now: float) -> float:
 
 
 def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | None = None,
-                 tune: str | None = None, links: dict[int, str] | None = None) -> PublicFrame:
+                 tune: str | None = None, links: dict[int, str] | None = None,
+                 note: str | None = None) -> PublicFrame:
     """The face for ``page`` (handed over at ``shown_at``) at ``now``, with the ``links`` of
     the phone seats it says are joinable."""
     big, lines, glass = page.big, page.lines[:MAX_LINES], None
@@ -100,7 +104,7 @@ def public_frame(page: PublicPage, shown_at: float, now: float, reveal: str | No
     links = links or {}
     joins = tuple((seat, links[seat]) for seat in page.joinable[:MAX_JOINS] if seat in links)
     return PublicFrame(page.title, page.highlight, big, tuple(lines), page.banner, glass, reveal,
-                       page.code, tune, joins)
+                       page.code, tune, joins, note)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -135,6 +139,10 @@ def draw_public(surface: pygame.Surface, face: PublicFrame, now: float, pop: flo
     if face.tune:
         _tune_badge(surface, face.tune, bar, DARK_INK if face.highlight else INK)
     body = pygame.Rect(0, bar, width, height - bar).inflate(-round(width * 0.04), -bar // 2)
+    if face.note:
+        note = _text(face.note, round(bar * 0.5), body.width, HIGHLIGHT)
+        surface.blit(note, note.get_rect(midbottom=(body.centerx, height - bar // 8)))
+        body.height -= note.get_height()
     if face.code is not None or face.joins:
         column = round(body.height * 0.55)
         area = pygame.Rect(body.right - column, body.top, column, body.height)
@@ -286,6 +294,8 @@ class _Shown:
     reveal_since: float = -math.inf
     tune: str | None = None
     tune_since: float = -math.inf
+    note: str | None = None
+    note_since: float = -math.inf
 
 
 class PublicScene:
@@ -317,13 +327,18 @@ class PublicScene:
         with self._lock:
             self._shown.tune, self._shown.tune_since = tune, now
 
+    def tell_table(self, text: str, now: float) -> None:
+        with self._lock:
+            self._shown.note, self._shown.note_since = text, now
+
     def face(self, now: float) -> tuple[PublicFrame, float, float]:
         """The face at ``now`` with the banner's and the reveal card's pop (0..1)."""
         with self._lock:
             shown = self._shown
             reveal = shown.reveal if now - shown.reveal_since < REVEAL_SECONDS else None
             tune = shown.tune if now - shown.tune_since < TUNE_SECONDS else None
-            face = public_frame(shown.page, shown.at, now, reveal, tune, self._links)
+            note = shown.note if now - shown.note_since < NOTE_SECONDS else None
+            face = public_frame(shown.page, shown.at, now, reveal, tune, self._links, note)
             return face, _pop(now - shown.banner_since), _pop(now - shown.reveal_since)
 
     def handle(self, event: pygame.event.Event, pos: tuple[int, int] | None) -> None:
@@ -342,7 +357,8 @@ class PublicScene:
                           for since in (shown.banner_since, shown.reveal_since))
             if moving or popping:
                 return now + 1 / FPS
-            ends = (shown.reveal_since + REVEAL_SECONDS, shown.tune_since + TUNE_SECONDS)
+            ends = (shown.reveal_since + REVEAL_SECONDS, shown.tune_since + TUNE_SECONDS,
+                    shown.note_since + NOTE_SECONDS)
             return min((end for end in ends if now < end), default=None)
 
 
@@ -373,6 +389,11 @@ class PygamePublicScreen(PublicScreen):
     def give_links(self, links: dict[int, str]) -> None:
         """The window stands at the table: it shows a joinable phone seat's link as a QR code."""
         self.scene.give_links(links)
+        self._wake()
+
+    def tell_table(self, text: str, now: float) -> None:
+        """The HDMI screen is read at the table only: it shows the table's own words."""
+        self.scene.tell_table(text, now)
         self._wake()
 
 

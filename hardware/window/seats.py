@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import pygame
 from PIL import Image, ImageOps
 
 from ..base import SCREEN_SIZE, ButtonName, SeatScreen
+from ..sdl import pygame
 from ..terminal.keys import ACT_DIGITS, ACT_TAP_KEYS, PEEK_TAP_KEYS
 from .public import font
 

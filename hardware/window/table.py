@@ -18,7 +18,6 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from functools import partial
 
-import pygame
 from PIL import Image
 
 from ..base import (
@@ -32,6 +31,7 @@ from ..base import (
     Vibrator,
 )
 from ..closing import Closing
+from ..sdl import pygame
 from ..tunes import felt_seconds, heard
 from .input import ButtonLatch, Holder, SeatButton, key_button
 from .loop import PygameLoop

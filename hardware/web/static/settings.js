@@ -1,6 +1,6 @@
 // The table's page (hardware/web/table_page.py): the seats for anyone; the rest once the code
-// shown on the seats was typed in. The session's cookie is HttpOnly; its CSRF token lives in
-// this page's memory only and goes back in a header with every change.
+// a seat showed (asked for on its menu) was typed in. The session's cookie is HttpOnly; its
+// CSRF token lives in this page's memory only and goes back in a header with every change.
 const api = "/settings/api/";
 let csrf = null;
 
@@ -29,12 +29,6 @@ async function post(path, body) {
   const headers = {"Content-Type": "text/plain; charset=utf-8"};
   if (csrf !== null) headers["X-Table-Token"] = csrf;
   return fetch(api + path, {method: "POST", headers, body});
-}
-
-async function askCode() {
-  const response = await post("code", "");
-  say("unlock-said", response.ok ? "A code is on every seat for a few minutes."
-                                 : await response.text(), response.ok);
 }
 
 async function enterCode() {
@@ -88,7 +82,6 @@ async function resume() {
   }
 }
 
-document.getElementById("ask").addEventListener("click", askCode);
 document.getElementById("enter").addEventListener("click", enterCode);
 document.getElementById("save").addEventListener("click", save);
 showSeats().then(resume).then(() => { document.body.dataset.ready = "yes"; });
