@@ -28,11 +28,13 @@ from hardware.build import build_table
 from hardware.config import PhonesConfig, load_config
 from hardware.drivers.bus import RecordingBus
 from hardware.exc import ConfigError
+from hardware.public_screens import joined
 from hardware.web.server import STATIC
 from hardware.web.table_access import CODE_LIFE, GUESSES, Access
 from hardware.window.public import NOTE_SECONDS, PublicScene, PygamePublicScreen
 
 from .dealing import deal
+from .listener import Listener
 from .phones import WAIT, Phone, needs_chromium
 from .test_audit import _journal_game
 
@@ -236,6 +238,27 @@ def test_a_seat_asks_for_the_code_and_only_it_and_the_public_screen_show_it(tabl
         assert _stranger(table, "POST", "/settings/api/unlock", code.encode()) == 403  # void
     assert _stranger(table, "POST", "/settings/api/unlock", newer.encode()) == 200
     assert not any(found in line for line in table.desk.log() for found in (code, newer))
+
+
+def test_the_code_never_reaches_the_browser_public_page(table):
+    """The browser's public page (/table) can be read by any device on the Wi-Fi: the code
+    shows on the HDMI screen beside it, never in the browser page's traffic."""
+    server = table.hardware.server
+    window = table.hardware.public
+    table.hardware.public = joined(window, server.public)  # type: ignore[attr-defined]
+    listener = Listener(f"ws://127.0.0.1:{server.port}/ws/table")  # type: ignore[attr-defined]
+    try:
+        table.app.redraw()
+        listener.received.get(timeout=WAIT)  # the page as of now: the viewer is in
+        code = table.ask_code(2)
+        assert table.code_on(None) == code  # the HDMI screen has it
+        marker = "after the code"
+        server.public.cue(marker, table.clock())  # type: ignore[attr-defined]
+        sent = b"".join(listener.until(json.dumps(
+            {"kind": "cue", "tune": marker}, separators=(",", ":")).encode()))
+        assert sent and code.encode() not in sent and b"page code" not in sent.lower()
+    finally:
+        listener.close()
 
 
 def test_a_session_needs_its_csrf_token_too(table):
