@@ -322,9 +322,9 @@ def _print_phone_links(seats: dict[int, SeatHardware]) -> None:
 
 
 def _public_in_browser(hardware: TableHardware) -> None:
-    """Where phone seats run the web server, it serves the public screen too (``/table``);
-    its address holds no key, so it may be printed and logged."""
-    if not any(seat.phone_link for seat in hardware.seats.values()):
+    """Where the web server runs (phone seats, or the table's page), it serves the public
+    screen too (``/table``); its address holds no key, so it may be printed and logged."""
+    if hardware.server is None and not any(seat.phone_link for seat in hardware.seats.values()):
         return  # no server: nor its imports
     from hardware.web.table import with_browser_public
 

@@ -30,6 +30,7 @@ from hardware.drivers.bus import RecordingBus
 from hardware.exc import ConfigError
 from hardware.public_screens import joined
 from hardware.web.server import STATIC
+from hardware.web.table import with_browser_public
 from hardware.web.table_access import CODE_LIFE, GUESSES, Access
 from hardware.window.public import NOTE_SECONDS, PublicScene, PygamePublicScreen
 
@@ -238,6 +239,21 @@ def test_a_seat_asks_for_the_code_and_only_it_and_the_public_screen_show_it(tabl
         assert _stranger(table, "POST", "/settings/api/unlock", code.encode()) == 403  # void
     assert _stranger(table, "POST", "/settings/api/unlock", newer.encode()) == 200
     assert not any(found in line for line in table.desk.log() for found in (code, newer))
+
+
+def test_a_table_without_phone_seats_serves_its_public_page_too(table):
+    """A wired table that serves its page serves the public screen in a browser beside it
+    (a TV's browser): the lobby reaches /table's socket as it reaches the HDMI screen."""
+    server = with_browser_public(table.hardware)
+    assert server is table.hardware.server
+    listener = Listener(f"ws://127.0.0.1:{server.port}/ws/table")
+    try:
+        table.app.redraw()
+        page = json.loads(listener.received.get(timeout=WAIT))
+        assert page["kind"] == "page" and page["title"] == table.public.face(
+            table.clock())[0].title
+    finally:
+        listener.close()
 
 
 def test_the_code_never_reaches_the_browser_public_page(table):

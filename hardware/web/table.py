@@ -51,9 +51,10 @@ def phone_server(seats: Mapping[int, SeatHardware]) -> PhoneServer | None:
 
 
 def with_browser_public(table: TableHardware) -> PhoneServer | None:
-    """Where the table runs the phone server, its public page shows what the table's public
-    screen shows (beside the window, if there is one); returns that server."""
-    server = phone_server(table.seats)
+    """Where the table runs the web server (for its phone seats or its page), its public page
+    shows what the table's public screen shows (beside the window, if there is one); returns
+    that server."""
+    server = table.server if isinstance(table.server, PhoneServer) else phone_server(table.seats)
     if server is not None:
         table.public = joined(table.public, server.public)
     return server
