@@ -264,7 +264,8 @@ class Session:
     def _adopt(self, record: GameRecord, state: State, *, restarted: bool = False) -> None:
         self.lobby.joined = sorted(set(record.seats))
         game = GameMode(record, state, self.journal, self.memory, restarted=restarted)
-        self._enter(SystemMenu(game, self.memory, self.lobby.cues, page=self.lobby.page))
+        self._enter(SystemMenu(game, self.memory, self.lobby.cues, page=self.lobby.page,
+                               phones=self.lobby.phones))
 
     def _enter(self, mode: Mode) -> None:
         self.mode = mode

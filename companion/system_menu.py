@@ -19,7 +19,7 @@ from engine.text import fit
 from hardware.base import Code
 
 from .cue_menu import CueMenu
-from .effects import PageCode, Recall
+from .effects import FreePhone, PageCode, Recall, Tell
 from .game_mode import GameMode
 from .memory import TableMemory
 from .mode import Applied, ToLobby
@@ -56,6 +56,8 @@ class Outcome(Enum):
     PAGE_CODE = "pagecode"  # the seat shows a code for the table's page
 
 
+FREE = "free"  # sys:free:N frees phone seat N (not an Outcome: the game goes on as it was)
+
 ANSWERED = {Question.END: Outcome.END, Question.AGAIN: Outcome.AGAIN,
             Question.LOBBY: Outcome.LOBBY}
 
@@ -64,11 +66,12 @@ class SystemMenu:
     """The mode while a game is on: the game, with the table's menu behind its actions."""
 
     def __init__(self, game: GameMode, memory: TableMemory, cues: CueMenu, *,
-                 page: bool = False) -> None:
+                 page: bool = False, phones: tuple[int, ...] = ()) -> None:
         self.game = game
         self.memory = memory
         self.cues = cues  # the settings each seat is offered
         self.page = page  # the table serves its page: a seat may ask for its code
+        self.phones = phones  # the seats that are phones: another seat may free one
         self.asking: dict[int, Question] = {}  # seat -> what it is asked about
 
     @staticmethod
@@ -99,7 +102,10 @@ class SystemMenu:
             return Applied()  # a press already in flight when the game ended: ignored
         if not self.owns(action.id):
             return self.game.apply(seat, action, at)
-        outcome = self._answer(seat, action.id.removeprefix(PREFIX))
+        name, _, phone = action.id.removeprefix(PREFIX).partition(":")
+        if name == FREE:  # a lost phone, the wrong person: its seat plays on, on another device
+            return Applied(effects=(FreePhone(int(phone)), Tell(f"Seat {phone} freed")))
+        outcome = self._answer(seat, name)
         if outcome in (Outcome.PAUSE, Outcome.RESUME):
             return self.game.chosen_pause(outcome.value, at)
         if outcome is Outcome.UNDO:
@@ -138,6 +144,8 @@ class SystemMenu:
                         width=LABEL)
             out.append(Action("sys:undo", label))
         out += [Action("sys:end", "End game"), RESULTS, *self._cues(seat)]
+        out += [Action(f"{PREFIX}{FREE}:{n}", f"Free phone seat {n}") for n in self.phones
+                if n != seat and n in self.game.state.seats]
         if self.page:
             out.append(Action(f"{PREFIX}{Outcome.PAGE_CODE.value}", PageCode.ENTRY))
         return out

@@ -61,3 +61,29 @@ def test_a_joined_player_frees_a_phone_seat_and_another_device_takes_it(table):
         assert table.app.session.mode.joined == [1, 2]
     finally:
         watcher.close()
+
+
+def test_in_a_game_a_player_frees_a_lost_phone_and_its_seat_plays_on_elsewhere(table):
+    """A phone lost mid-game: another player frees its seat from the table's menu, the game
+    goes on as it was, and the link seats the new device in the same game."""
+    runner = ScriptRunner(table.app, table.clock, table.drive, table.pump)
+    runner.run(parse('join 1 2\nchoose 1 "Choose game"\nchoose 1 "Heroes Love to Lie"\n'
+                     'choose 1 "Start game"\ncut 1 2')[1])
+    state = table.app.session.state
+    assert not state.is_terminal()
+    assert "Free phone seat 1" not in [a.label for a in table.app.actions(1)]  # not itself
+    newcomer = Phone()
+    try:
+        runner.run(parse('choose 1 "Free phone seat 2"')[1])
+        table.pump(until=lambda: not table.app.links.is_up(2))
+        table.phones[2].wait_for("state", "refused")
+        assert table.phones[2].text("refused-title") == "Seat freed"
+        assert table.app.session.state is state and 2 in state.seats  # the game plays on
+        newcomer.open(table.link(2), table.clock.now)
+        newcomer.wait_for("state", "playing")
+        table.pump(until=lambda: table.app.links.is_up(2))
+        table.phones[2].close()
+        table.phones[2] = newcomer
+        table.shows(2)  # the new device shows seat 2's face in the same game
+    finally:
+        newcomer.close()
