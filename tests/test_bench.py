@@ -13,7 +13,7 @@ from bench.__main__ import main
 KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_early",
         "idle_cpu", "idle_wakeups", "start_to_ready", "help", "rss_after_game", "journal_p99",
         "shuffle_p", "deal_p"}
-REAL_PATH = {"real_first_byte_p99", "zero_serial_presser_p99", "zero_serial_last_p99",
+REAL_PATH = {"real_first_byte_p99", "zero_presser_p99", "zero_last_p99", "here_presser_p99",
              "service_ready", "service_rss_ready", "service_rss_reloads",
              "service_rss_reconnects", "glass_optimum"}
 PHONES = {"phones_press_p99", "phones_idle_cpu", "phones_idle_wakeups", "phones_rss",
