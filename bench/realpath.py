@@ -18,12 +18,16 @@ presser's screen fully sent and to the last seat's.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import queue
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -48,7 +52,8 @@ GAP = 0.04  # seconds between two taps
 THINK = 0.2  # seconds between two moves: the hourglass ticks meanwhile
 PLAYERS = 5
 SCRATCH = Path(__file__).resolve().parent
-BUSES = (1, 3)  # the Pi's I2C buses the two muxes hang on
+BUSES = (1, 3)  # the Pi's I2C buses the two muxes hang on (bus 3: a Pi 4 or 5 only)
+ONE_BUS = (1,)  # every shipped table (no wiring of ours uses i2c_vc, GPIO 0/1)
 TABLES = Path(__file__).resolve().parent.parent / "hardware" / "tables"
 KITCHEN_MUX = {11: (1, 0), 12: (1, 1), 13: (1, 2), 14: (1, 3)}  # kitchen.toml's comments
 # The shipped tables played on the emulated wire (pods.toml has two wired seats: too few for
@@ -56,14 +61,15 @@ KITCHEN_MUX = {11: (1, 0), 12: (1, 1), 13: (1, 2), 14: (1, 3)}  # kitchen.toml's
 EXAMPLES = (("kitchen", "kernel mux", KITCHEN_MUX), ("living-room", "userspace mux", None))
 
 
-def table_toml(seats: int) -> str:
-    """``seats`` seats, the first half behind a mux on bus 1, the rest behind one on bus 3."""
+def table_toml(seats: int, buses: Sequence[int] = BUSES) -> str:
+    """``seats`` seats behind a mux on each of ``buses``, split evenly (the first half on
+    bus 1, the rest on bus 3 by default; all on one mux with ``ONE_BUS``, as shipped)."""
     pins = ((4, 23), (17, 24), (27, 25), (22, 8), (5, 7), (6, 12), (13, 16), (19, 20))
-    half = (seats + 1) // 2
+    half = -(-seats // len(buses))
     lines = ['[table]', 'name = "Bench table"', '[buzzer]', 'pin = 18']
     for number in range(1, seats + 1):
         act, peek = pins[number - 1]
-        bus, channel = (BUSES[0], number - 1) if number <= half else (BUSES[1], number - 1 - half)
+        bus, channel = buses[(number - 1) // half], (number - 1) % half
         lines += ['[[seat]]', f'number = {number}', f'act = {act}', f'peek = {peek}',
                   'display = "ssd1306"',
                   f'mux = {{ bus = {bus}, address = 0x70, channel = {channel} }}']
@@ -124,7 +130,8 @@ class Tracer:
     """
 
     def __init__(self) -> None:
-        self.traces: list[zero.Trace] = []
+        self.traces: list[zero.Trace] = []  # the edges the bot waited on that sent bytes
+        self.steps: list[zero.Trace] = []  # every step of the loop while recording
         self.current: zero.Trace | None = None
         self.record = False
         self.step_done = threading.Event()
@@ -237,21 +244,26 @@ class RealTable:
         def traced_step(*events: object) -> None:
             pending = self._pending
             mine = pending is not None and any(isinstance(e, ButtonEdge) for e in events)
+            if mine:
+                assert pending is not None
+                trace = pending
+            else:  # a background step: a tick, a notice timing out, a release nobody waits on
+                trace = zero.Trace(None, time.perf_counter())
             with tracer.lock:
-                if mine:
-                    assert pending is not None
-                    pending.started = time.perf_counter()
-                    pending.cpu_started = time.thread_time()
-                    tracer.current = pending
+                trace.started = time.perf_counter()
+                trace.cpu_started = time.thread_time()
+                tracer.current = trace
                 try:
                     step(*events)
                 finally:
                     tracer.current = None
+                    trace.ended = time.perf_counter()
+                    trace.cpu_ended = time.thread_time()
             if mine:
-                assert pending is not None
-                pending.ended = time.perf_counter()
                 self._pending = None
                 tracer.step_done.set()
+            elif tracer.record:
+                tracer.steps.append(trace)
 
         self.app.step = traced_step  # type: ignore[method-assign]
 
@@ -291,8 +303,10 @@ class RealTable:
             raise RuntimeError("the loop did not take a button edge within 5 s")
         for writer in self.writers:
             writer.call(lambda: None)  # the step's bytes are all on the wire (and stamped)
-        if self.tracer.record and trace.sent:
-            self.tracer.traces.append(trace)
+        if self.tracer.record:
+            self.tracer.steps.append(trace)
+            if trace.sent:
+                self.tracer.traces.append(trace)
 
     def tap(self, seat: int, button: ButtonName) -> None:
         self.edge(seat, button, True)
@@ -326,9 +340,18 @@ class RealTable:
         open_game(self.choose, players)
 
 
+@dataclass(frozen=True)
+class Session:
+    """A recorded stretch of play: the edges the bot waited on that sent bytes, and every
+    step the loop took meanwhile (those edges, the others, the background steps)."""
+
+    presses: list[zero.Trace]
+    steps: list[zero.Trace]
+
+
 def traces(text: str, presses: int,
-           kernel_mux: dict[int, tuple[int, int]] | None = None) -> list[zero.Trace]:
-    """Traces of ``presses`` screen-changing edges on the table of ``text``."""
+           kernel_mux: dict[int, tuple[int, int]] | None = None) -> Session:
+    """``presses`` screen-changing edges on the table of ``text``, and every step meanwhile."""
     with tempfile.TemporaryDirectory(prefix="presses-", dir=SCRATCH) as folder:
         table = RealTable(text, Path(folder), kernel_mux)
         try:
@@ -339,17 +362,16 @@ def traces(text: str, presses: int,
                     raise RuntimeError("the bot found no move")
         finally:
             table.close()
-    return table.tracer.traces[:presses]
+    return Session(table.tracer.traces, table.tracer.steps)
 
 
-def journal_cpu_seconds(appends: int = 200) -> float:
-    """A journal append's own computing: the median append and its commit to a journal in
-    RAM (``/dev/shm``), where the flush costs next to nothing."""
+def commit_seconds(folder: Path, appends: int = 200) -> list[float]:
+    """Each of ``appends`` journal appends and its commit (append, then settle) in a
+    journal in ``folder``."""
     from companion.record import GameRecord, JournaledAction
 
-    ram = Path("/dev/shm")
-    with tempfile.TemporaryDirectory(dir=ram if ram.is_dir() else None) as folder:
-        journal = SqliteJournal(Path(folder) / "journal.sqlite3")
+    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+        journal = SqliteJournal(Path(scratch) / "journal.sqlite3")
         record = GameRecord("staying-alive", (1, 2, 3), {}, BENCH_KEY)
         journal.begin(record)
         seconds = []
@@ -361,17 +383,60 @@ def journal_cpu_seconds(appends: int = 200) -> float:
             journal.settle()
             seconds.append(time.perf_counter() - started)
         journal.close()
-    return statistics.median(seconds)
+    return seconds
+
+
+def journal_cpu_seconds() -> float:
+    """A journal append's own computing: the median append and its commit to a journal in
+    RAM (``/dev/shm``), where the flush costs next to nothing."""
+    ram = Path("/dev/shm")
+    return statistics.median(commit_seconds(ram if ram.is_dir() else SCRATCH))
+
+
+@contextlib.contextmanager
+def other_core_busy() -> Iterator[None]:
+    """A child process spinning in Python, not pinned: the scheduler puts it where it may."""
+    child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        child.kill()
+        child.wait()
 
 
 def measure(sizes: Sizes) -> list[Figure]:
-    found = traces(table_toml(sizes.seats), sizes.real_presses)
-    result = figures(found, journal_cpu_seconds(), sizes.seats)
-    result += wire_figures("two buses", found)
+    text = table_toml(sizes.seats, ONE_BUS)
+    quiet = traces(text, sizes.real_presses)
+    with other_core_busy():
+        loaded = traces(text, sizes.real_presses)
+    journal_cpu = journal_cpu_seconds()
+    on_disk = commit_seconds(SCRATCH)
+    result = figures(quiet, sizes.seats)
+    result += wire_figures("one bus", quiet.presses)
+    result += wire_figures("one bus, other core busy", loaded.presses)
+    result += model_figures("here", "this machine (CPU x 1, this disk, 400 kHz)", quiet,
+                            zero.here(on_disk), journal_cpu)
+    result += model_figures("zero", "Zero 2 W model", quiet, zero.ZERO_2W, journal_cpu,
+                            budgets=(50.0, 150.0))
+    result += model_figures("zero_loaded", "Zero 2 W model, traces taken with the other core "
+                            "busy", loaded, zero.ZERO_2W, journal_cpu)
+    for key, what, pi in (
+            ("zero_sd_quiet", "no SD tail (4 ms commits)",
+             dataclasses.replace(zero.ZERO_2W, commit=zero.sd_quiet)),
+            ("zero_cpu8", "CPU x 8", dataclasses.replace(zero.ZERO_2W, cpu_factor=8.0)),
+            ("zero_cpu12", "CPU x 12", dataclasses.replace(zero.ZERO_2W, cpu_factor=12.0)),
+            ("zero_unfixed", "core clock not fixed (I2C at 250 kHz)",
+             dataclasses.replace(zero.ZERO_2W, i2c_hz=zero.UNFIXED_I2C_HZ))):
+        result += model_figures(key, f"Zero 2 W model, {what}", quiet, pi, journal_cpu,
+                                p99_only=True)
+    result.append(Figure("journal_cpu", "journal append computing (RAM disk), here",
+                         journal_cpu * 1000, "ms"))
+    result.append(Figure("zero_i2c_hz", "Zero 2 W I2C clock with install.sh's settings",
+                         zero.ZERO_I2C_HZ / 1000, "kHz"))
     for name, wiring, kernel_mux in EXAMPLES:
-        text = (TABLES / f"{name}.toml").read_text()
+        table = (TABLES / f"{name}.toml").read_text()
         result += wire_figures(f"{name} ({wiring})", traces(
-            text, max(1, sizes.real_presses // 4), kernel_mux))
+            table, max(1, sizes.real_presses // 4), kernel_mux).presses)
     return result
 
 
@@ -379,42 +444,48 @@ def wire_figures(table: str, found: Sequence[zero.Trace]) -> list[Figure]:
     """Press to the presser's screen, and to the last seat's, complete on the emulated wire
     (each transfer its wire time, the service's background redraws running)."""
     own = spread([1000 * (max(s.at for s in t.sent if s.seat == t.seat) - t.pressed_at)
-                  for t in found if t.seat in t.seats_changed()])
+                  for t in found if t.presser_changed()])
     last = spread([1000 * (max(s.at for s in t.sent) - t.pressed_at) for t in found])
-    key = "wire_" + table.split()[0].replace("-", "_")
-    return [*_spread(f"{key}_presser", f"{table}, emulated wire: press to presser's screen "
-                     f"complete ({own.count} presses)", own, None),
-            *_spread(f"{key}_last", f"{table}, emulated wire: press to last seat complete "
-                     f"({last.count} edges)", last, None)]
+    key = "wire_" + table.replace(",", "").replace("-", "_").replace(" ", "_").split("(")[0]
+    return [*_spread(f"{key.rstrip('_')}_presser", f"{table}, emulated wire: press to "
+                     f"presser's screen complete ({own.count} presses)", own, None),
+            *_spread(f"{key.rstrip('_')}_last", f"{table}, emulated wire: press to last seat "
+                     f"complete ({last.count} edges)", last, None)]
 
 
-def figures(found: Sequence[zero.Trace], journal_cpu: float, seats: int) -> list[Figure]:
-    presser = [t for t in found if t.seat in t.seats_changed()]
+def model_figures(key: str, name: str, session: Session, pi: zero.Pi, journal_cpu: float, *,
+                  budgets: tuple[float | None, float | None] = (None, None),
+                  p99_only: bool = False) -> list[Figure]:
+    """The session replayed on ``pi``: press to the presser's screen, and to the last
+    seat's, complete on its wire (the presses the bot waited on, as on the emulated wire)."""
+    on_pi = zero.simulate(session.steps, pi, journal_cpu=journal_cpu)
+    waited = {id(t) for t in session.presses}
+    mine = [p for t, p in zip(session.steps, on_pi, strict=True) if id(t) in waited]
+    own = spread([p.presser_done * 1000 for p in mine if p.presser_done is not None])
+    last = spread([p.last_done * 1000 for p in mine if p.last_done is not None])
+    figures = [*_spread(f"{key}_presser", f"{name}: presser's screen sent", own, budgets[0],
+                        p99_only_budget=True),
+               *_spread(f"{key}_last", f"{name}: last seat's screen sent", last, budgets[1],
+                        p99_only_budget=True)]
+    return [f for f in figures if f.key.endswith("_p99")] if p99_only else figures
+
+
+def figures(session: Session, seats: int) -> list[Figure]:
+    found = session.presses
+    presser = [t for t in found if t.presser_changed()]
     first = spread([1000 * (min(s.at for s in t.sent if s.seat == t.seat) - t.pressed_at)
                     for t in presser])
     handed = spread([1000 * (max(s.at for s in t.sent) - t.pressed_at) for t in found])
     every = [t for t in found if len(t.seats_changed()) == seats]
-    figures = [
+    background = [t for t in session.steps if t.seat is None and t.sent]
+    return [
         *_spread("real_first_byte", f"press to presser's first byte on bus, here "
                  f"({first.count} presses)", first, 5.0, p99_only_budget=True),
         *_spread("real_last_byte", f"press to step's last byte on bus, here ({handed.count} "
                  f"edges, {len(every)} redraw all {seats})", handed, None),
+        Figure("background_steps", "background steps that sent bytes, same stretch",
+               len(background), "steps"),
     ]
-    for threaded, name in ((False, "commits and writes on the loop thread (before)"),
-                           (True, "commit while drawing, a writer per bus (as built)")):
-        on_pi = zero.replay_all(found, threaded=threaded, journal_cpu=journal_cpu)
-        own = spread([p.presser_done * 1000 for p in on_pi if p.presser_done is not None])
-        last = spread([p.last_done * 1000 for p in on_pi if p.last_done is not None])
-        key = "zero_threaded" if threaded else "zero_serial"
-        figures += [
-            *_spread(f"{key}_presser", f"Zero 2 W model, {name}: presser's screen sent",
-                     own, 50.0, p99_only_budget=True),
-            *_spread(f"{key}_last", f"Zero 2 W model, {name}: last seat's screen sent",
-                     last, 150.0, p99_only_budget=True),
-        ]
-    figures.append(Figure("journal_cpu", "journal append computing (RAM disk), here",
-                          journal_cpu * 1000, "ms"))
-    return figures
 
 
 def _spread(key: str, label: str, values: Spread, budget: float | None, *,

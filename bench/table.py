@@ -106,10 +106,13 @@ class BenchTable(Closing):
         self.table.drive(seat, button, pressed)
 
     def _pump(self) -> None:
-        """What the app's loop does with an event: handle it, then advance."""
+        """What the service's loop does with the events waiting: one step takes them all,
+        carries out what fell due, and composes each seat once (not once per event and
+        again for the deadlines, which measured a redraw the service never does)."""
+        events = []
         while not self.events.empty():
-            self.app.handle(self.events.get_nowait())
-        self.app.advance()
+            events.append(self.events.get_nowait())
+        self.app.step(*events)
         if self._started is None:
             return
         seconds = time.perf_counter() - self._started

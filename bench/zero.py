@@ -1,52 +1,100 @@
-"""A Raspberry Pi Zero 2 W, as a model the real-shaped presses are replayed through.
+"""A Raspberry Pi Zero 2 W, as a model the service's traced steps are replayed through.
 
-The press bench records what the loop thread did after each press, here: how much CPU it
-spent (``time.thread_time``, so a busy machine's waits for a core do not count), when it
-journaled, and every I2C transfer (its bus and seat, its bytes). This module replays that
-trace on the Pi: the loop wakes ``WAKE`` after the press, computing takes ``CPU_FACTOR``
-times as long, a journal append costs its own computing scaled plus an SD card's commit, and
-a transfer spends its wire time on its bus. As built (``threaded``), an append's commit runs
-on the journal's flusher while the loop goes on drawing, and the loop waits for it where it
-settled the journal (before its first write to a screen); and the table writes each bus on
-its own thread, so the loop hands a transfer over and goes on while the bus is busy. Before,
-the loop waited for each commit and each transfer. The writer's own computing (luma's block
-splitting, smbus2's call) is charged to the loop either way, as the GIL serialises it. A
-press is replayed on an idle loop: one that lands during an hourglass tick's redraw also
-waits for that (a tick changes one digit on each seat).
+The real-shaped bench (:mod:`bench.realpath`) records every step the loop thread took while
+the bot played: the presses, and the background steps no press caused (an hourglass tick, a
+notice timing out), each with the loop thread's CPU (``time.thread_time``, so a busy
+machine's waits for a core do not count), its journal writes and every I2C transfer (its
+seat, its bytes, the writer thread's own CPU to make it). :func:`simulate` replays the whole
+session on a :class:`Pi`, in the order the steps came: one loop thread (a press that lands
+while the loop is still drawing a tick waits for it), computing ``cpu_factor`` times as long
+as here; a journal append's commit on the card while the loop goes on drawing, the loop
+waiting for it where it settled the journal (before its first write to a screen); and one
+wire, every seat on it (each shipped table has one bus), taken transfer by transfer as
+:class:`hardware.drivers.bus.BusWriter` takes it: the presser's screen first, else the
+longest queued. So a press meets the background redraws on the wire as it does in the
+service. Not modelled: the GIL between the loop and the writer (the writer's own Python is
+charged to the wire, not also to the loop).
 
-The constants and where they come from:
+:data:`HERE` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
+wake-ups as recorded): replaying the traces on it must reproduce what the emulated wire
+measured on the same run (BENCHMARKS.md gives the two side by side), which is what makes
+:data:`ZERO_2W` worth reading. Its constants and where they come from:
 
-- ``I2C_HZ``, ``BITS_PER_BYTE``, ``FRAMING_BITS``, ``TRANSFER_OVERHEAD``: the emulated wire's
-  (:mod:`hardware.drivers.emulated_wire`, where each is sourced), so the model and the
-  wire-emulated runs cost a transfer alike.
-- ``CPU_FACTOR``: 10. Python on the Zero 2 W (Cortex-A53, 1 GHz, in-order) runs 8-10 times
-  slower than one core of the x86 VM these figures come from, as timed with this bench's
-  own press path (profiled in the issue that asked for this model); the slow end is used.
-- ``SD_COMMIT``: 10 ms for one ``synchronous=FULL`` WAL commit. The SD Association's A1
-  application class guarantees 500 random 4 KiB write IOPS (2 ms a write); a commit writes
-  the WAL frame and the file system's journal and waits for both to be flushed; cards
-  without A1 are several times slower (see the PostgreSQL-on-Pi measurements by RustProof
-  Labs, "Postgres and Pi: use the right SD card", 2019). 10 ms is a careful A1 figure.
-- ``WAKE``: 0.2 ms from the button's edge to the loop thread running: gpiozero's callback,
-  the queue, a futex wake on an idle core. An estimate, a few times what it takes here.
+- ``ZERO_I2C_HZ``: 399,361 Hz. systemd/install.sh sets ``dtparam=i2c_arm_baudrate=400000``
+  and ``core_freq=250``. The BSC controller divides the VPU core clock
+  (raspberrypi/firmware issue 1281: the core clock moves between 250 MHz idle and 400 MHz
+  under load unless fixed, so an unfixed 400 kHz bus runs at 250 kHz, 5/8 of it); the
+  i2c-bcm2835 driver takes the divider rounded up and made even (the BSC reads CDIV's least
+  bit as 0): 250 MHz / 626. :func:`bcm2835_i2c_hz` computes it; ``UNFIXED_I2C_HZ`` is the
+  wire without ``core_freq`` (250 kHz, the issue's measurement).
+- ``BITS_PER_BYTE``, ``FRAMING_BITS``, ``TRANSFER_OVERHEAD``: the emulated wire's
+  (:mod:`hardware.drivers.emulated_wire`, where each is sourced).
+- ``CPU_FACTOR``: 10. Python on the Zero 2 W (Cortex-A53 at 1 GHz, in order) against one
+  core of the x86 VM these figures come from: 8-10 times slower, as timed with this bench's
+  own press path (profiled in the issue that asked for the first model). No published
+  Python benchmark of a Zero 2 W is among this project's sources, so the slow end is used
+  and BENCHMARKS.md shows the model at 8 and 12 as well.
+- ``sd_commit``: a ``synchronous=FULL`` WAL commit is two small writes to the card (the WAL
+  frame, then ext4's journal commit for the fsync). Per write: 2 ms, plus 2 ms in one write
+  of 5, 10-30 ms in one of 50 and 500 ms in one of 2,000: our reading of the one measured
+  SD write-latency distribution in our sources (Mitch Bradley's small-write timings of an SD
+  card, OLPC devel list, June 2010: a 512-byte write takes about 2 ms, "2 mS of extra delay
+  is fairly frequent, 10 to 30 mS is not uncommon, 500 mS sometimes happens"). The rates
+  are readings of those words, not measurements; ``SD_QUIET`` (two 2 ms writes, no tail)
+  is shown beside it so the tail's share is visible.
+- ``WAKE``: 0.2 ms from the button's edge to the loop thread running (gpiozero's callback,
+  the queue, a futex wake on an idle core): an estimate, a few times what it takes here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from hardware.drivers.emulated_wire import wire_seconds
+from hardware.drivers.emulated_wire import BITS_PER_BYTE, FRAMING_BITS, I2C_HZ, TRANSFER_OVERHEAD
 
 CPU_FACTOR = 10.0
-SD_COMMIT = 0.010
 WAKE = 0.0002
+I2C_ASKED = 400_000  # install.sh: dtparam=i2c_arm_baudrate=400000
+CORE_CLOCK = 250_000_000  # install.sh: core_freq=250 on a Pi 3 and a Zero 2 W
+SD_WRITE = 0.002
+SD_TAILS = ((1 / 5, 0.002, 0.002), (1 / 50, 0.010, 0.030), (1 / 2000, 0.5, 0.5))
+COMMIT_WRITES = 2
+
+
+def bcm2835_i2c_hz(asked: int, core_clock: int) -> float:
+    """The SCL clock the i2c-bcm2835 driver gives for ``asked`` Hz off ``core_clock``."""
+    divider = -(-core_clock // asked)
+    divider += divider & 1
+    return core_clock / divider
+
+
+ZERO_I2C_HZ = bcm2835_i2c_hz(I2C_ASKED, CORE_CLOCK)
+UNFIXED_I2C_HZ = I2C_ASKED * 250 / 400  # the divider set for 400 MHz, the core at 250
+
+
+def sd_commit(rng: random.Random) -> float:
+    """One WAL commit on the card: its writes, each with the tails of ``SD_TAILS``."""
+    seconds = 0.0
+    for _ in range(COMMIT_WRITES):
+        seconds += SD_WRITE
+        for rate, low, high in SD_TAILS:
+            if rng.random() < rate:
+                seconds += rng.uniform(low, high)
+    return seconds
+
+
+def sd_quiet(rng: random.Random) -> float:
+    return COMMIT_WRITES * SD_WRITE
 
 
 @dataclass(frozen=True)
 class Sent:
-    """One transfer as the loop thread handed it over: when (``perf_counter``), after how
-    much of the loop thread's CPU (``thread_time``), where, how big."""
+    """One transfer as the loop thread handed it over: when it was off the wire here
+    (``perf_counter``), after how much of the loop thread's CPU (``thread_time``), where,
+    how big."""
 
     at: float
     cpu: float
@@ -68,19 +116,44 @@ class Journaled:
 
 @dataclass
 class Trace:
-    """What the loop thread did for one button edge, from the edge (``pressed_at``) on."""
+    """One step of the loop thread: for a button edge from the edge (``pressed_at``) on;
+    for a background step (``seat`` None) from when the loop began it."""
 
-    seat: int
+    seat: int | None
     pressed_at: float
     started: float = 0.0  # the loop thread took the edge
     cpu_started: float = 0.0  # the loop thread's thread_time then
     ended: float = 0.0  # its step was over
+    cpu_ended: float = 0.0
     journaled: list[Journaled] = field(default_factory=list)
     settled: list[float] = field(default_factory=list)  # CPU where the loop waited for it
     sent: list[Sent] = field(default_factory=list)
 
     def seats_changed(self) -> set[int]:
         return {s.seat for s in self.sent if s.seat is not None}
+
+    def presser_changed(self) -> bool:
+        return self.seat is not None and self.seat in self.seats_changed()
+
+
+@dataclass(frozen=True)
+class Pi:
+    """What the traces are replayed on: its CPU against this machine's, its wire's clock,
+    its journal commits, and the wait from a button's edge to the loop running."""
+
+    cpu_factor: float
+    i2c_hz: float
+    commit: Callable[[random.Random], float]
+    wake: Callable[[Trace], float]
+
+
+ZERO_2W = Pi(CPU_FACTOR, ZERO_I2C_HZ, sd_commit, lambda trace: WAKE)
+
+
+def here(commits: Sequence[float]) -> Pi:
+    """This machine on the emulated wire: ``commits`` are commit times measured on its disk."""
+    return Pi(1.0, I2C_HZ, lambda rng: rng.choice(commits),
+              lambda trace: trace.started - trace.pressed_at)
 
 
 @dataclass(frozen=True)
@@ -91,52 +164,119 @@ class OnPi:
     last_done: float | None  # None: no screen changed
 
 
+@dataclass
+class _Transfer:
+    ready: float
+    seconds: float
+    step: int
+    seat: int
+
+
+@dataclass
+class _Task:
+    order: int
+    urgent: bool
+    transfers: deque[_Transfer] = field(default_factory=deque)
+
+
+class _Wire:
+    """The one wire and its writer: transfer by transfer, the urgent task first, else the
+    longest queued; a seat's new work joins its queued task."""
+
+    def __init__(self) -> None:
+        self.free = 0.0
+        self.tasks: dict[int, _Task] = {}
+        self.order = 0
+        self.done: dict[tuple[int, int], float] = {}  # (step, seat) -> last byte off
+
+    def submit(self, transfer: _Transfer, urgent: bool) -> None:
+        self.run(transfer.ready)
+        task = self.tasks.get(transfer.seat)
+        if task is None:
+            self.order += 1
+            task = self.tasks[transfer.seat] = _Task(self.order, urgent)
+        task.urgent = task.urgent or urgent
+        task.transfers.append(transfer)
+
+    def run(self, until: float = float("inf")) -> None:
+        """Carry every transfer that starts before ``until``."""
+        while self.tasks:
+            start = max(self.free, min(t.transfers[0].ready for t in self.tasks.values()))
+            if start >= until:
+                return
+            seat, task = min(((seat, task) for seat, task in self.tasks.items()
+                              if task.transfers[0].ready <= start),
+                             key=lambda item: (not item[1].urgent, item[1].order))
+            transfer = task.transfers.popleft()
+            self.free = start + transfer.seconds
+            key = (transfer.step, transfer.seat)
+            self.done[key] = max(self.done.get(key, 0.0), self.free)
+            if not task.transfers:
+                del self.tasks[seat]
+
+
 JOURNAL, SETTLE, SEND = range(3)  # what the loop did at a moment of its CPU, in that order
 
 
-def replay(trace: Trace, *, threaded: bool, journal_cpu: float) -> OnPi:
-    """The trace on the Pi. ``journal_cpu``: a journal append's computing time here (its
-    commit measured on a RAM disk): the rest of an append here is this disk's flush, which
-    the Pi replaces with ``SD_COMMIT``. ``threaded``: as built (the commit overlapped with
-    drawing, a writer thread per bus); else as before (the loop waits for both)."""
+def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
+             seed: int = 27) -> list[OnPi]:
+    """Every step on ``pi`` in the order they came (one :class:`OnPi` each, times from the
+    step's edge). ``journal_cpu``: a journal append's computing here (its commit on a RAM
+    disk); the commit itself is ``pi.commit``'s."""
+    rng = random.Random(seed)
+    wire = _Wire()
+    loop_free = 0.0
+    durable = 0.0
+    order = sorted(range(len(steps)), key=lambda i: steps[i].pressed_at)
+    for index in order:
+        trace = steps[index]
+        wake = pi.wake(trace) if trace.seat is not None else 0.0
+        now = max(trace.pressed_at + wake, loop_free)
+        cpu = trace.cpu_started
+        for at, kind, what in _moments(trace):
+            now += max(0.0, at - cpu) * pi.cpu_factor
+            cpu = max(cpu, at)
+            if isinstance(what, Journaled):
+                now = max(now, durable) + journal_cpu * pi.cpu_factor
+                durable = now + pi.commit(rng)
+                if not what.overlapped:
+                    now = durable
+                cpu = what.ended
+            elif kind == SETTLE:
+                now = max(now, durable)
+            else:
+                assert isinstance(what, _Send)
+                seconds = ((what.sent.wire_bytes * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz
+                           + TRANSFER_OVERHEAD + what.sent.writer_cpu * pi.cpu_factor)
+                wire.submit(_Transfer(now, seconds, index, what.seat),
+                            urgent=trace.seat is not None and what.seat == trace.seat)
+        loop_free = now + max(0.0, trace.cpu_ended - cpu) * pi.cpu_factor
+    wire.run()
+    results = []
+    for index, trace in enumerate(steps):
+        done = {seat: at - trace.pressed_at for (step, seat), at in wire.done.items()
+                if step == index}
+        presser = done.get(trace.seat) if trace.seat is not None else None
+        results.append(OnPi(presser, max(done.values(), default=None)))
+    return results
+
+
+@dataclass(frozen=True)
+class _Send:
+    sent: Sent
+    seat: int  # a mux switch goes with the seat whose transfer it switches in
+
+
+def _moments(trace: Trace) -> list[tuple[float, int, object]]:
     moments: list[tuple[float, int, object]] = [(j.started, JOURNAL, j) for j in trace.journaled]
     moments += [(cpu, SETTLE, None) for cpu in trace.settled]
-    moments += [(s.cpu, SEND, s) for s in trace.sent]
+    seats = [s.seat for s in trace.sent]
+    for position, sent in enumerate(trace.sent):
+        seat = sent.seat
+        if seat is None:  # the next seat's transfer, else the one before
+            after = [s for s in seats[position:] if s is not None]
+            before = [s for s in seats[:position] if s is not None]
+            seat = after[0] if after else before[-1] if before else 0
+        moments.append((sent.cpu, SEND, _Send(sent, seat)))
     moments.sort(key=lambda moment: (moment[0], moment[1]))
-    now = WAKE
-    cpu = trace.cpu_started
-    durable = 0.0  # when the last commit is on the card
-    bus_free: dict[int, float] = {}
-    done: dict[int, float] = {}
-    for at, kind, what in moments:
-        now += max(0.0, at - cpu) * CPU_FACTOR
-        cpu = max(cpu, at)
-        if kind == JOURNAL:
-            assert isinstance(what, Journaled)
-            now = max(now, durable) + journal_cpu * CPU_FACTOR  # the write before comes first
-            durable = now + SD_COMMIT
-            if not (threaded and what.overlapped):
-                now = durable
-            cpu = what.ended
-            continue
-        if kind == SETTLE:
-            now = max(now, durable)
-            continue
-        assert isinstance(what, Sent)
-        wire = wire_seconds(what.wire_bytes)
-        # Making the transfer (luma, smbus2) is Python: on the loop thread, or on a writer
-        # holding the GIL (the ioctl lets it go), so the loop cannot compute meanwhile.
-        now += what.writer_cpu * CPU_FACTOR
-        if threaded:
-            finished = bus_free[what.bus] = max(bus_free.get(what.bus, 0.0), now) + wire
-        else:
-            now += wire
-            finished = now
-        if what.seat is not None:
-            done[what.seat] = finished
-    return OnPi(done.get(trace.seat), max(done.values(), default=None))
-
-
-def replay_all(traces: Sequence[Trace], *, threaded: bool,
-               journal_cpu: float) -> list[OnPi]:
-    return [replay(trace, threaded=threaded, journal_cpu=journal_cpu) for trace in traces]
+    return moments

@@ -1,6 +1,7 @@
 """The benchmark at tiny sizes: it runs end to end, so it cannot rot (figures, not budgets)."""
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -12,7 +13,7 @@ from bench.__main__ import main
 KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_early",
         "idle_cpu", "idle_wakeups", "start_to_ready", "help", "rss_after_game", "journal_p99",
         "shuffle_p", "deal_p"}
-REAL_PATH = {"real_first_byte_p99", "zero_serial_presser_p99", "zero_serial_last_p99",
+REAL_PATH = {"real_first_byte_p99", "zero_presser_p99", "zero_last_p99", "here_presser_p99",
              "service_ready", "service_rss_ready", "service_rss_reloads",
              "service_rss_reconnects", "glass_optimum"}
 PHONES = {"phones_press_p99", "phones_idle_cpu", "phones_idle_wakeups", "phones_rss",
@@ -118,24 +119,51 @@ def test_bench_measures_at_the_niceness_systemd_gives_the_service(tmp_path):
     assert (now, said) == (wanted, f"at nice {wanted}, the service's") or "needs root" in said
 
 
-def test_zero_model_overlaps_the_commit_with_drawing_only_as_built():
+def test_zero_model_overlaps_the_commit_with_drawing():
     """On the Pi model a press's screen waits for the later of its drawing and the SD card's
-    commit (as built), not for both one after the other (before); and never for less than
-    the commit: nothing is sent before it is durable."""
+    commit, not for both one after the other; and never for less than the commit: nothing
+    is sent before it is durable."""
     from bench import zero
 
-    trace = zero.Trace(seat=1, pressed_at=0.0)
-    trace.journaled.append(zero.Journaled(0.0, 0.0001, overlapped=True))
-    draw = 0.002  # the loop's CPU here from the append to the settle: 20 ms on the Pi
-    trace.settled.append(0.0001 + draw)
-    trace.sent.append(zero.Sent(0.0, 0.0001 + draw, 1, 1, 100))
-    wire = zero.wire_seconds(100)
-    built = zero.replay(trace, threaded=True, journal_cpu=0.0).presser_done
-    before = zero.replay(trace, threaded=False, journal_cpu=0.0).presser_done
-    drawing = zero.WAKE + draw * zero.CPU_FACTOR
-    assert built == pytest.approx(max(drawing, zero.WAKE + zero.SD_COMMIT) + wire)
-    assert before == pytest.approx(drawing + zero.SD_COMMIT + wire)
-    quick = zero.Trace(seat=1, pressed_at=0.0, journaled=[zero.Journaled(0.0, 0.0001, True)],
-                       settled=[0.0002], sent=[zero.Sent(0.0, 0.0002, 1, 1, 100)])
-    assert zero.replay(quick, threaded=True, journal_cpu=0.0).presser_done == pytest.approx(
-        zero.WAKE + zero.SD_COMMIT + wire)
+    commit = 0.010
+    pi = dataclasses.replace(zero.ZERO_2W, commit=lambda rng: commit)
+    wire = (100 * zero.BITS_PER_BYTE + zero.FRAMING_BITS) / pi.i2c_hz + zero.TRANSFER_OVERHEAD
+    for draw in (0.002, 0.0001):  # the loop's CPU here from the append to the settle
+        trace = zero.Trace(1, 0.0, journaled=[zero.Journaled(0.0, 0.0001, True)],
+                           settled=[0.0001 + draw],
+                           sent=[zero.Sent(0.0, 0.0001 + draw, 1, 1, 100)])
+        done = zero.simulate([trace], pi, journal_cpu=0.0)[0].presser_done
+        drawing = zero.WAKE + draw * pi.cpu_factor
+        assert done == pytest.approx(max(drawing, zero.WAKE + commit) + wire)
+
+
+def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer():
+    """On the model's one wire the presser's frame goes before the other seats' frames of its
+    step, and a press that lands while a background redraw is on the wire waits for the
+    transfer under way, not for the rest of that redraw."""
+    from bench import zero
+
+    pi = dataclasses.replace(zero.ZERO_2W, commit=zero.sd_quiet)
+    transfer = (34 * zero.BITS_PER_BYTE + zero.FRAMING_BITS) / pi.i2c_hz + zero.TRANSFER_OVERHEAD
+    turn = zero.Trace(3, 0.0, sent=[zero.Sent(0.0, 0.0, 1, seat, 34) for seat in (1, 2, 3)
+                                    for _ in range(4)])
+    turn_on_pi = zero.simulate([turn], pi, journal_cpu=0.0)[0]
+    assert turn_on_pi.presser_done == pytest.approx(zero.WAKE + 4 * transfer)
+    assert turn_on_pi.last_done == pytest.approx(zero.WAKE + 12 * transfer)
+    tick = zero.Trace(None, 0.0, sent=[zero.Sent(0.0, 0.0, 1, 2, 34) for _ in range(30)])
+    lands = 2.5 * transfer - zero.WAKE  # the loop takes it in the tick's third transfer
+    press = zero.Trace(1, lands, cpu_started=1.0, cpu_ended=1.0,
+                       sent=[zero.Sent(0.0, 1.0, 1, 1, 34)])
+    tick_on_pi, press_on_pi = zero.simulate([tick, press], pi, journal_cpu=0.0)
+    assert press_on_pi.presser_done == pytest.approx(4 * transfer - lands)
+    assert tick_on_pi.last_done == pytest.approx(31 * transfer)
+
+
+def test_zero_i2c_clock_is_the_divided_core_clock_install_sh_fixes():
+    """With install.sh's core_freq=250 and 400 kHz asked, the driver's even divider (626)
+    gives 399,361 Hz; without a fixed core clock the wire runs at 5/8 of what was asked."""
+    from bench import zero
+
+    assert pytest.approx(250e6 / 626) == zero.ZERO_I2C_HZ
+    assert zero.bcm2835_i2c_hz(100_000, 250_000_000) == 100_000
+    assert zero.UNFIXED_I2C_HZ == 250_000
