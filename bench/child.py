@@ -56,13 +56,9 @@ def memory(seats: str, players: str, think: str) -> dict:
 
 
 def idle(loop: str, journal_path: str) -> dict:
-    import os
     import queue
     import threading
     from pathlib import Path
-
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # before drivers.voice imports pygame
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is our JSON
 
     from companion.app import App
     from hardware.base import QuitRequested

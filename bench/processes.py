@@ -10,13 +10,16 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
+NULL_SPEAKER = REPO / "bench" / "null-speaker.conf"  # ALSA's default PCM plays nothing
 
 
 def environment() -> dict[str, str]:
-    """The repo on the path (bench is not installed), and no real pins by accident."""
+    """The repo on the path (bench is not installed), no real pins by accident, and a speaker
+    that opens with no sound card."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
     env["GPIOZERO_PIN_FACTORY"] = "mock"
+    env["ALSA_CONFIG_PATH"] = str(NULL_SPEAKER)
     return env
 
 

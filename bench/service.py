@@ -63,8 +63,7 @@ class Service:
         """Launch the service (its output to ``stdout``); seconds from launch to READY."""
         env = environment()
         env["PYTHONPATH"] = os.pathsep.join((str(FAKE_PI), env["PYTHONPATH"]))
-        env.update(GPIOZERO_MOCK_PIN_CLASS="mockpwmpin", SDL_AUDIODRIVER="dummy",
-                   NOTIFY_SOCKET=str(self.socket_path))
+        env.update(GPIOZERO_MOCK_PIN_CLASS="mockpwmpin", NOTIFY_SOCKET=str(self.socket_path))
         for name in ("WATCHDOG_USEC", "WATCHDOG_PID"):
             env.pop(name, None)
         command = [*companion_command(), "play", "--table", str(self.table),

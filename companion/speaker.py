@@ -1,7 +1,7 @@
 """The table's loudspeaker, opened once the table is ready.
 
-Opening it imports pygame (with ``pkg_resources``) and starts the mixer: about a third of a
-second here and several on a Pi Zero 2 W, none of which the seats need to be ready. So the
+Opening it loads libasound, opens the ALSA device and synthesizes the tunes: time the seats
+do not need to be ready, and several times longer on a Pi Zero 2 W. So the
 speaker opens on a thread of its own once the loop has said READY, and stays open across
 reloads (table.toml does not describe it). Narration said and tunes played before it is open
 are not heard; narration is on the screens as text all the same.

@@ -9,11 +9,15 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-# pygame with no display, no sound card and no banner: set here, before pytest imports the
-# test modules, so none of them has to set it ahead of its own imports.
+from bench.processes import NULL_SPEAKER
+from tests.speaker_tap import Tap
+
+# pygame with no display and no banner, and a speaker that plays nothing on a machine with no
+# sound card: set here, before pytest imports the test modules, so none of them has to set it
+# ahead of its own imports.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+os.environ.setdefault("ALSA_CONFIG_PATH", str(NULL_SPEAKER))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -37,3 +41,9 @@ def mock_factory() -> Iterator[MockFactory]:
     finally:
         factory.reset()
         Device.pin_factory = previous
+
+
+@pytest.fixture
+def tap(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Tap:
+    """The speaker's ALSA device, writing what it plays to a file the test reads."""
+    return Tap(tmp_path_factory.mktemp("alsa"), monkeypatch)

@@ -29,7 +29,7 @@ from engine.cues import Pattern, Tune
 from hardware import tunes
 from hardware.base import Buzzer, PublicPage, PublicScreen, Speaker, Vibrator
 from hardware.drivers.gpio import GpioBuzzer, GpioVibrator
-from hardware.drivers.voice import MixerSpeaker, PromptCache
+from hardware.drivers.voice import RATE, MixerSpeaker, PromptCache, tune_samples
 from hardware.pods.screen import PodBuzzer, PodVibrator
 from hardware.public_screens import PublicScreens, joined
 from hardware.terminal.table import TerminalBuzzer, TerminalTable, TerminalVibrator
@@ -51,6 +51,7 @@ from hardware.window.table import (
 )
 from podproto import wire
 from tests.listener import Listener
+from tests.speaker_tap import Tap
 from tests.test_terminal import GRID, Keyboard, open_table, screen
 
 TIMEOUT = 5.0
@@ -259,17 +260,17 @@ def test_cues_pod_piezo_gets_every_tune_as_tones_at_the_seats_volume() -> None:
     assert sent == [] and not buzzer.sounds()
 
 
-def test_cues_speaker_plays_every_tune(tmp_path) -> None:
+def test_cues_speaker_plays_every_tune(tmp_path, tap: Tap) -> None:
     """The speaker plays each tune as tones as long as the tune, at the table's volume
-    (scaled by its own), on a channel of its own."""
-    speaker = MixerSpeaker(PromptCache(tmp_path), volume=0.5)
+    (scaled by its own)."""
+    speaker = MixerSpeaker(PromptCache(tmp_path), volume=0.5, silent_close=0.01)
     try:
         for tune in Tune:
             speaker.play(tune, 0.2)
-            assert speaker.is_chiming(), tune
-            sound = pygame.mixer.Channel(2).get_sound()
-            assert sound.get_length() == pytest.approx(tunes.duration(tune), abs=0.01), tune
-            assert sound.get_volume() == pytest.approx(0.1, abs=0.01), tune
+            assert speaker.wait_idle(10.0) and speaker.wait_closed(10.0), tune
+            played = tap.played()
+            assert len(played) / RATE == pytest.approx(tunes.duration(tune), abs=0.01), tune
+            assert max(played) == round(0.1 * max(tune_samples(tune))), tune
     finally:
         speaker.close()
 

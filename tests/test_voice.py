@@ -1,17 +1,18 @@
-"""Narration voice: cached espeak-ng prompts, the mixer, masking, and the text-only fallback."""
+"""Narration voice: cached espeak-ng prompts, the speaker on a real ALSA device, masking, and
+the text-only fallback."""
 
 from __future__ import annotations
 
 import array
-import os
+import logging
 import shutil
 import subprocess
 import sys
+import threading
 import wave
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import pygame
 import pytest
 
 from companion.app import App
@@ -22,14 +23,19 @@ from engine.api import Action, Buzz, Effect, Game, Narrate, SeatView, State
 from engine.narration import Narration, NarrationRun, Step
 from hardware.base import Speaker
 from hardware.drivers.voice import (
+    MASK_FADE,
+    PERIOD,
+    RATE,
     MixerSpeaker,
     PromptCache,
     espeak_synthesizer,
     open_speaker,
     prompt_key,
+    tune_samples,
 )
 from hardware.headless import HeadlessTable
 from tests.dealing import deal
+from tests.speaker_tap import BROKEN, NO_CARD, TAP, Tap
 
 CHECK = Narration("check", (Step("Everyone hide.", 4.0, "warning"), Step("Invaders wake.", 6.0,
                                                                        "tick"),
@@ -38,27 +44,44 @@ WAIT = 10.0  # seconds a test waits at most for the speaker thread
 
 
 class Synth:
-    """A fake espeak-ng: writes a short WAV for any text, and counts its calls."""
+    """A fake espeak-ng: writes a short WAV (a square wave of ``level``) for any text, and
+    counts its calls; with a ``gate`` it waits for the test before writing the first one."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, level: int = 8000,
+                 gate: threading.Event | None = None) -> None:
         self.seconds = seconds
+        self.level = level
+        self.gate = gate
+        self.making = threading.Event()  # the speaker thread is in the first call
         self.calls: list[str] = []
 
     def __call__(self, text: str, voice: str, out: Path) -> None:
         self.calls.append(text)
-        samples = array.array("h", [8000, -8000] * round(self.seconds * 11025))
+        self.making.set()
+        if self.gate is not None and len(self.calls) == 1:
+            assert self.gate.wait(WAIT)
         with wave.open(str(out), "wb") as file:
             file.setnchannels(1)
             file.setsampwidth(2)
-            file.setframerate(22050)
-            file.writeframes(samples.tobytes())
+            file.setframerate(RATE)
+            file.writeframes(self.samples().tobytes())
+
+    def samples(self) -> array.array[int]:
+        return array.array("h", [self.level, -self.level] * round(self.seconds * RATE / 2))
+
+
+def near(played: Sequence[int], expected: Sequence[float]) -> bool:
+    """The samples played are the expected ones, give or take rounding."""
+    return len(played) == len(expected) and all(
+        abs(a - b) <= 1 for a, b in zip(played, expected, strict=True))
 
 
 @pytest.fixture
-def speaker_of(tmp_path: Path) -> Iterator:
+def speaker_of(tmp_path: Path, tap: Tap) -> Iterator:
     opened: list[MixerSpeaker] = []
 
     def make(synth: Synth | None = None, **options) -> MixerSpeaker:
+        options.setdefault("silent_close", 0.05)
         speaker = MixerSpeaker(PromptCache(tmp_path / "voice", synthesize=synth), **options)
         opened.append(speaker)
         return speaker
@@ -66,6 +89,12 @@ def speaker_of(tmp_path: Path) -> Iterator:
     yield make
     for speaker in opened:
         speaker.close()
+
+
+def heard(speaker: MixerSpeaker, tap: Tap) -> array.array[int]:
+    """What the speaker played once all it was given has started and the device closed."""
+    assert speaker.wait_idle(WAIT) and speaker.wait_closed(WAIT)
+    return tap.played()
 
 
 def test_cache_prompt_key_depends_on_text_and_voice():
@@ -104,58 +133,87 @@ def test_cache_failed_synthesis_leaves_no_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_mixer_plays_the_prompt(speaker_of):
-    """Saying a text starts its prompt on the mixer (SDL's dummy audio here)."""
-    speaker = speaker_of(Synth(3.0), volume=0.5)
+def test_speaker_plays_the_prompt(speaker_of, tap):
+    """Saying a text plays its prompt on the ALSA device, at the speaker's volume."""
+    synth = Synth(0.3)
+    speaker = speaker_of(synth, volume=0.5)
     speaker.say("Invaders wake.")
-    assert speaker.wait_idle(WAIT)
+    assert near(heard(speaker, tap), [0.5 * v for v in synth.samples()])
     assert speaker.spoken == ["Invaders wake."]
-    assert speaker.is_speaking()
-    assert pygame.mixer.Channel(0).get_sound().get_volume() == pytest.approx(0.5, abs=0.01)
 
 
-def test_mixer_plays_prompts_one_after_another(speaker_of):
-    """Two narrations said together are both spoken, in order."""
-    speaker = speaker_of(Synth(0.05))
+def test_speaker_plays_prompts_one_after_another(speaker_of, tap):
+    """Two narrations said together are both spoken, in order, the second after the first."""
+    synth = Synth(0.05)
+    speaker = speaker_of(synth, volume=1.0)
     speaker.say("Seat 3 takes POWER.")
     speaker.say("Seat 3 draws a Hero.")
-    assert speaker.wait_idle(WAIT)
+    assert near(heard(speaker, tap), list(synth.samples()) * 2)
     assert speaker.spoken == ["Seat 3 takes POWER.", "Seat 3 draws a Hero."]
 
 
-def test_mixer_closes_when_silent_and_a_tune_still_plays(speaker_of):
-    """Silence closes the audio device (its audio thread would wake the table ~43 times a
-    second); the next tune opens it again and is played."""
-    speaker = speaker_of(None, silent_close=0.05)
-    assert speaker.wait_closed(WAIT)
-    assert not pygame.mixer.get_init() and not _audio_threads()
-    speaker.play("alarm")
-    assert speaker.wait_idle(WAIT)
-    # A tune is counted only once it started on an open device (on a closed one pygame
-    # refuses it); the device may close again right after, so its thread is not asked for.
+def test_speaker_plays_a_tune_over_a_prompt(speaker_of, tap):
+    """A tune played while a prompt plays does not wait for it: the two are heard at once,
+    added together at their own levels."""
+    gate = threading.Event()
+    synth = Synth(2.0, level=3000, gate=gate)
+    speaker = speaker_of(synth, volume=0.5)
+    speaker.say("Invaders wake.")
+    assert synth.making.wait(WAIT)  # the speaker thread is busy making the prompt
+    speaker.play("alarm", 0.4)
+    gate.set()
+    voice, tune = synth.samples(), tune_samples("alarm")
+    assert len(tune) < len(voice)
+    expected = [0.5 * v + 0.2 * (tune[i] if i < len(tune) else 0) for i, v in enumerate(voice)]
+    assert near(heard(speaker, tap), expected)
     assert speaker.chimed == ["alarm"]
 
 
-def _audio_threads() -> list[str]:
-    """The names of SDL's audio threads in this process."""
-    names = (task / "comm" for task in Path("/proc/self/task").iterdir())
-    return [name for path in names if (name := path.read_text().strip()).startswith("SDLAudio")]
+def test_speaker_closes_when_silent_and_a_tune_still_plays(speaker_of, tap):
+    """Silence closes the audio device (an open one wakes the table for every buffer); the
+    next tune opens it again and is heard."""
+    speaker = speaker_of(None, volume=1.0)
+    assert speaker.wait_closed(WAIT)
+    assert not tap.is_open()
+    speaker.play("turn")
+    assert near(heard(speaker, tap), tune_samples("turn"))
+    assert not tap.is_open()
 
 
-def test_mixer_text_without_prompt_is_skipped(speaker_of):
+def test_speaker_text_without_prompt_is_skipped(speaker_of, tap):
     """Without espeak-ng and without a cached prompt the speaker stays quiet and moves on."""
     speaker = speaker_of(None)
     speaker.say("Seat 2 (Jack) plays")
-    assert speaker.wait_idle(WAIT)
-    assert speaker.spoken == [] and not speaker.is_speaking()
+    assert heard(speaker, tap) == array.array("h")
+    assert speaker.spoken == []
 
 
-def test_masking_noise_covers_a_private_script(speaker_of):
-    """With masking on, the noise starts with the check's first prompt."""
-    speaker = speaker_of(Synth(0.05), masking=masking_plan([CHECK]))
+def test_masking_noise_covers_a_private_script(speaker_of, tap):
+    """The noise fades in with the check's first prompt, goes on under the next, and fades
+    out once the script's last prompt has ended."""
+    gate = threading.Event()
+    synth = Synth(0.2, gate=gate)
+    speaker = speaker_of(synth, volume=1.0, masking=masking_plan([CHECK]))
     speaker.say("Everyone hide.")
-    assert speaker.wait_idle(WAIT)
-    assert speaker.is_masking()
+    assert synth.making.wait(WAIT)
+    speaker.say("Everyone wake.")
+    gate.set()
+    played = heard(speaker, tap)
+    prompts = 2 * len(synth.samples())
+    assert played[:prompts] != synth.samples() * 2  # the noise under the prompts
+    # The fade starts in the period the last prompt ends in.
+    assert prompts - PERIOD + MASK_FADE < len(played) <= prompts + MASK_FADE
+    noise = played[prompts:]
+    assert noise[:100] != array.array("h", [0] * 100)  # loud as the fade begins
+    assert max(map(abs, noise[-100:])) < 20  # and nearly nothing at its end
+
+
+def test_masking_noise_stops_by_itself_when_the_script_does_not_end(speaker_of, tap):
+    """A script cut short (the game paused) leaves no endless noise: it stops two seconds
+    after the script's length."""
+    speaker = speaker_of(Synth(0.1), masking=masking_plan([CHECK]))
+    speaker.say("Everyone hide.")
+    assert len(heard(speaker, tap)) == round((12.0 + 2.0) * RATE)
 
 
 def test_masking_plan_runs_from_first_to_last_step():
@@ -170,10 +228,32 @@ def test_fallback_muted_table_has_no_speaker(tmp_path):
     assert open_speaker(PromptCache(tmp_path), volume=0) is None
 
 
-def test_fallback_no_audio_device_means_text_only(tmp_path, monkeypatch):
-    """When no audio device opens, the table runs without a speaker instead of failing."""
-    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-audio-driver")
-    assert open_speaker(PromptCache(tmp_path), volume=0.8) is None
+def test_fallback_no_audio_device_means_text_only(tmp_path, tap, caplog):
+    """When no audio device opens, the table runs without a speaker instead of failing, and
+    says why in one line."""
+    tap.use(NO_CARD)
+    with caplog.at_level(logging.WARNING):
+        assert open_speaker(PromptCache(tmp_path), volume=0.8) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "no audio device (cannot open 'default': No such file or directory): narration shows "
+        "as text on the screens"]
+
+
+def test_a_failing_device_is_told_once_and_the_table_goes_on(speaker_of, tap, caplog):
+    """A speaker that fails while playing (unplugged) is logged once, however many sounds
+    then fail; the speaker keeps taking them, and plays again once the device is back."""
+    tap.use(BROKEN)
+    speaker = speaker_of(None, volume=1.0)
+    with caplog.at_level(logging.WARNING):
+        for tune in ("alarm", "turn", "alarm"):
+            speaker.play(tune)
+            assert speaker.wait_idle(WAIT) and speaker.wait_closed(WAIT)
+    assert [r.getMessage() for r in caplog.records] == [
+        "the speaker failed (cannot play on 'default': Input/output error): silent until it "
+        "opens again"]
+    tap.use(TAP.format(played=tap.played_path))
+    speaker.play("turn")
+    assert near(heard(speaker, tap), tune_samples("turn"))
 
 
 # ------------------------------------------------------------ same timing with and without voice
@@ -294,7 +374,7 @@ def test_voices_command_without_espeak_says_so(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 def test_real_espeak_prompt_plays(tmp_path):
-    """The real espeak-ng makes a WAV prompt that the mixer plays."""
+    """The real espeak-ng makes a WAV prompt that the speaker plays."""
     synth = espeak_synthesizer()
     speaker = MixerSpeaker(PromptCache(tmp_path / "real", synthesize=synth))
     try:
@@ -308,7 +388,7 @@ def test_real_espeak_prompt_plays(tmp_path):
         assert file.getnframes() / file.getframerate() > 0.5
 
 
-NO_CARD = """
+SPEAKER = """
 import sys
 from pathlib import Path
 from hardware.drivers.voice import MixerSpeaker, PromptCache
@@ -320,13 +400,12 @@ except AudioUnavailable as error:
 """
 
 
-def test_no_sound_card_leaves_no_alsa_lines_on_the_terminal(tmp_path):
-    """SDL looking through ALSA for a device that is not there made alsa-lib print its own
-    lines to stderr, over the simulated table and left behind when it quit: a real process,
-    sent to a device no machine has, says only that there is no audio device."""
-    env = {**os.environ, "SDL_AUDIODRIVER": "alsa", "AUDIODEV": "no-such-card",
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    done = subprocess.run([sys.executable, "-c", NO_CARD, str(tmp_path)], env=env,
-                          capture_output=True, text=True, check=True)
-    assert done.stdout.startswith("no audio device (ALSA"), done
-    assert "ALSA lib" not in done.stderr and done.stderr == "", done.stderr
+def test_no_sound_card_leaves_no_alsa_lines_on_the_terminal(tmp_path, tap):
+    """alsa-lib prints its own lines to stderr for a device that is not there, over the
+    simulated table and left behind when it quits: a real process, sent to a card no machine
+    has, says only that there is no audio device."""
+    tap.use(NO_CARD)
+    done = subprocess.run([sys.executable, "-c", SPEAKER, str(tmp_path)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.startswith("no audio device (cannot open 'default'"), done
+    assert done.stderr == "", done.stderr

@@ -1,4 +1,4 @@
-"""Narration spoken aloud: espeak-ng makes the prompts, pygame.mixer plays them.
+"""Narration spoken aloud: espeak-ng makes the prompts, the speaker plays them through ALSA.
 
 Prompts are WAV files cached under the state directory, named by a hash of voice and text, so
 ``companion voices`` (run at install time) makes every scripted prompt once and a table with
@@ -6,20 +6,23 @@ no espeak-ng still speaks them. A text with no prompt, a machine with no audio d
 volume of 0 simply stays silent: the narration is already on every seat's screen with its
 buzzer cue, and its timing comes from the engine's narration scripts, never from the audio.
 
-One worker thread owns the mixer; :meth:`MixerSpeaker.say` only queues the text, so the app's
-loop never waits for speech. When no buzzer sounds, the speaker plays the tunes too
-(:meth:`MixerSpeaker.play`): each note a short synthesized tone, on a channel of its own, at
-once and over any speech (a tune waiting behind a narration would come too late). Prompts
-play one after another; one that waited longer than ``STALE_AFTER`` is dropped rather than
-spoken out of step with the screens. An optional masking noise covers the table's private
+One worker thread owns the device (hardware/drivers/alsa_pcm.py: libasound through ctypes,
+about 1 MiB where pygame's mixer cost 15); :meth:`MixerSpeaker.say` and
+:meth:`MixerSpeaker.play` only queue, so the app's loop never waits for sound. The thread
+mixes up to three sounds (hardware/drivers/sound_mix.py) and writes them a ``PERIOD`` at a
+time: a prompt, the masking noise, a tune. When no buzzer sounds, the speaker plays the tunes
+(each note a short synthesized tone) at once and over any speech, since a tune waiting behind
+a narration would come too late: it starts within a period and the device's ``LATENCY``.
+Prompts play one after another; one that waited longer than ``STALE_AFTER`` is dropped rather
+than spoken out of step with the screens. An optional masking noise covers the table's private
 steps (a scripted check with eyes shut), since a quiet room gives away who moves.
 
-The mixer is open only while there is something to hear: an open audio device has SDL's
-audio thread wake for every buffer (about 43 times a second at this rate, sound or not),
-which was most of an idle table's wake-ups. It opens at start (so a machine without a sound
-card is known at once), closes after ``SILENT_CLOSE`` seconds with nothing playing, and the
-speaker thread opens it again for the next prompt or tune (about 1 ms with SDL's dummy
-driver here; closing waits about 50 ms for SDL's audio thread, on the speaker thread).
+The device is open only while there is something to hear, so an idle table has no audio
+thread or timer waking it (SDL's woke 43 times a second). It opens at start, so a machine
+without a sound card is known at once; once nothing sounds it is drained and, after
+``SILENT_CLOSE`` seconds more, closed; the next prompt or tune opens it again. A device that
+fails while playing (a USB speaker unplugged) is told once in the log; the table goes on
+without sound, and the next sound tries the device again.
 """
 
 from __future__ import annotations
@@ -33,8 +36,11 @@ import queue
 import random
 import shutil
 import subprocess
+import sys
 import threading
 import time
+import wave
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +51,8 @@ from .. import tunes
 from ..base import Speaker
 from ..closing import Closing
 from ..exc import AudioUnavailable
-from ..sdl import pygame
-from .alsa_quiet import quiet_alsa
+from .alsa_pcm import AlsaError, Pcm
+from .sound_mix import Track, mix
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +63,14 @@ STALE_AFTER = 8.0
 START_TIMEOUT = 10.0
 SYNTH_TIMEOUT = 30.0
 MASK_LEVEL = 0.3  # of the narration volume
-MASK_FADE_MS = 800
+MASK_FADE = round(0.8 * RATE)  # frames of the noise's fade in and out
 MASK_SECONDS = 2.0  # the length of the looped noise
 TONE_LEVEL = 0.5  # of full scale: a tune stands out without drowning the voice
 TONE_FADE = 0.004  # seconds of fade at each end of a note: no click
-SILENT_CLOSE = 5.0  # seconds with nothing playing before the mixer closes
+SILENT_CLOSE = 5.0  # seconds with nothing playing before the device closes
+DEVICE = "default"  # ALSA's: dmix or PipeWire on Pi OS, mixing with anything else playing
+PERIOD = 512  # frames mixed and written at a time (23 ms)
+LATENCY = 0.05  # seconds of sound the device holds ahead of what is heard
 
 Synthesizer = Callable[[str, str, Path], None]  # (text, voice, WAV file to write)
 
@@ -140,17 +149,17 @@ class MaskingPlan:
     stops: frozenset[str]
 
 
-def masking_noise(seconds: float = MASK_SECONDS, rate: int = RATE) -> bytes:
+def masking_noise(seconds: float = MASK_SECONDS, rate: int = RATE) -> array.array[int]:
     """Soft brown noise (a leaky random walk) as 16-bit mono samples: it loops unobtrusively."""
     generator = random.Random(8)  # fixed: the same noise every time, nothing to learn from it
     level, samples = 0.0, array.array("h")
     for _ in range(round(seconds * rate)):
         level = 0.98 * level + generator.uniform(-1.0, 1.0)
         samples.append(max(-32767, min(32767, round(level * 2200))))
-    return samples.tobytes()
+    return samples
 
 
-def tune_samples(name: str, rate: int = RATE) -> bytes:
+def tune_samples(name: str, rate: int = RATE) -> array.array[int]:
     """A tune from hardware/tunes.py as 16-bit mono samples: each note a sine tone, each rest
     silence, each note faded in and out so repeated notes stay separate."""
     samples = array.array("h")
@@ -164,7 +173,20 @@ def tune_samples(name: str, rate: int = RATE) -> bytes:
         for i in range(count):
             envelope = min(1.0, i / fade, (count - 1 - i) / fade)
             samples.append(round(32767 * TONE_LEVEL * envelope * math.sin(step * i)))
-    return samples.tobytes()
+    return samples
+
+
+def read_prompt(path: Path) -> array.array[int]:
+    """A prompt's samples; espeak-ng writes mono 16-bit WAV at ``RATE``, anything else is
+    refused (``wave.Error``) rather than played at the wrong speed."""
+    with wave.open(str(path)) as file:
+        shape = (file.getnchannels(), file.getsampwidth(), file.getframerate())
+        if shape != (1, 2, RATE):
+            raise wave.Error(f"{shape[0]} channels, {shape[1] * 8}-bit, {shape[2]} Hz")
+        samples = array.array("h", file.readframes(file.getnframes()))
+    if sys.byteorder == "big":  # WAV is little-endian
+        samples.byteswap()
+    return samples
 
 
 @dataclass(frozen=True)
@@ -181,72 +203,61 @@ class _Chime:
 
 
 class MixerSpeaker(Speaker, Closing):
-    """The table's loudspeaker through pygame.mixer; a context manager that closes it."""
+    """The table's loudspeaker, mixing on its own thread into ALSA's ``device``; a context
+    manager that closes it."""
 
     def __init__(self, cache: PromptCache, *, volume: float = 0.8,
-                 masking: MaskingPlan | None = None, silent_close: float = SILENT_CLOSE) -> None:
+                 masking: MaskingPlan | None = None, silent_close: float = SILENT_CLOSE,
+                 device: str = DEVICE) -> None:
         self.cache = cache
         self.volume = max(0.0, min(1.0, volume))
         self.masking = masking
         self.spoken: list[str] = []  # texts whose prompt started playing, for logs and tests
         self.chimed: list[str] = []  # and tunes
         self._silent_close = silent_close
+        self._device = device
         self._queue: queue.Queue[_Said | _Chime | None] = queue.Queue()
-        self._mixer = threading.Lock()  # held while the mixer opens, closes or starts a sound
-        self._open = False
-        self._noise_samples = masking_noise()  # kept: each opening of the mixer loads them
+        self._pcm: Pcm | None = None
+        self._noise_samples = masking_noise()
         self._tune_samples = {name: tune_samples(name) for name in tunes.TUNES}
+        self._voice: Track | None = None  # the three sounds, owned by the speaker thread
+        self._mask: Track | None = None
+        self._chime: Track | None = None
+        self._waiting: deque[_Said] = deque()  # prompts said while another plays
+        self._fade_after_voice = False  # the prompt playing ends a private script
+        self._told = False  # the device's failure is in the log already
         self._said = self._handled = 0
         self._progress = threading.Condition()
-        self._stop = threading.Event()
         self._ready = threading.Event()
-        self._failure: Exception | None = None
-        self._busy_until = 0.0
+        self._failure: AlsaError | None = None
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
         self._thread.start()
         if not self._ready.wait(START_TIMEOUT) or self._failure is not None:
-            raise AudioUnavailable(str(self._failure or "the mixer did not start"))
+            raise AudioUnavailable(str(self._failure or "the speaker did not start"))
 
     def say(self, text: str, volume: float = 1.0) -> None:
         self._hand_over(_Said(text, time.monotonic(), max(0.0, min(1.0, volume))))
 
     def wait_idle(self, timeout: float) -> bool:
-        """Wait until every text said so far has been handled (started, or skipped)."""
+        """Wait until everything said or played so far has been handled (started, or
+        skipped)."""
         with self._progress:
             return self._progress.wait_for(lambda: self._handled >= self._said, timeout)
 
     def play(self, tune: str, volume: float = 1.0) -> None:
-        """Start the tune now on its own channel (a new tune cuts the one before short); with
-        the mixer closed, the speaker thread opens it and starts the tune (it waits for no
-        prompt then: nothing is playing)."""
+        """Start the tune over whatever plays (a new tune cuts the one before short)."""
         if tune not in self._tune_samples:
             tunes.tune(tune)  # an unknown name: the ValueError lists the known ones
             return
-        if volume <= 0:
-            return
-        chime = _Chime(tune, self.volume * min(1.0, volume))
-        with self._mixer:
-            if self._open:
-                self._start_chime(chime)
-                return
-        self._hand_over(chime)
+        if volume > 0:
+            self._hand_over(_Chime(tune, self.volume * min(1.0, volume)))
 
     def wait_closed(self, timeout: float) -> bool:
-        """Wait until the mixer has closed for silence (its audio thread gone)."""
+        """Wait until the device has closed for silence."""
         with self._progress:
-            return self._progress.wait_for(lambda: not self._open, timeout)
-
-    def is_chiming(self) -> bool:
-        return bool(pygame.mixer.get_init()) and self._chime.get_busy()
-
-    def is_speaking(self) -> bool:
-        return bool(pygame.mixer.get_init()) and self._voice.get_busy()
-
-    def is_masking(self) -> bool:
-        return bool(pygame.mixer.get_init()) and self._mask.get_busy()
+            return self._progress.wait_for(lambda: self._pcm is None, timeout)
 
     def close(self) -> None:
-        self._stop.set()
         self._queue.put(None)
         self._thread.join(START_TIMEOUT)
 
@@ -257,103 +268,149 @@ class MixerSpeaker(Speaker, Closing):
             self._said += 1
         self._queue.put(item)
 
+    def _handled_one(self, count: int = 1) -> None:
+        with self._progress:
+            self._handled += count
+            self._progress.notify_all()
+
     def _run(self) -> None:
-        quiet_alsa()  # its messages would scribble over the table and stay after it quits
         try:
-            with self._mixer:
-                self._open_mixer()
-        except pygame.error as error:
+            self._open()
+        except AlsaError as error:
             self._failure = error
-            self._ready.set()
-            return
         self._ready.set()
-        try:
-            self._serve()
-        finally:
-            with self._mixer:
-                self._close_mixer()
+        if self._failure is None:
+            try:
+                self._serve()
+            finally:
+                self._close()
 
     def _serve(self) -> None:
-        """Take what was said or played; close the mixer after ``SILENT_CLOSE`` seconds
-        with nothing to take and nothing playing (while closed, wait without a timeout)."""
+        """Take everything queued, then write a period while anything sounds; with nothing
+        sounding, wait for the next item, closing the device after ``SILENT_CLOSE``."""
         while True:
+            sounding = any((self._voice, self._mask, self._chime))
             try:
-                item = self._queue.get(timeout=self._silent_close if self._open else None)
+                if sounding:
+                    item = self._queue.get_nowait()
+                else:
+                    item = self._queue.get(timeout=None if self._pcm is None
+                                           else self._silent_close)
             except queue.Empty:
-                with self._mixer:
-                    if not pygame.mixer.get_busy():
-                        self._close_mixer()
+                if sounding:
+                    self._write()
+                else:
+                    self._close()
                 continue
             if item is None:
                 return
-            try:
-                with self._mixer:
-                    self._open_mixer()
-                    if isinstance(item, _Chime):
-                        self._start_chime(item)
-                if isinstance(item, _Said):
-                    self._speak(item.text, item.at, item.volume)
-            except pygame.error as error:
-                log.warning("the speaker did not open again (%s): stays silent", error)
+            self._take(item)
+
+    def _take(self, item: _Said | _Chime) -> None:
+        try:
+            self._open()
+        except AlsaError as error:
+            self._tell(error)
+            self._handled_one()
+            return
+        if isinstance(item, _Chime):
+            self._chime = Track(self._tune_samples[item.tune], item.level)
+            self.chimed.append(item.tune)
+            self._handled_one()
+        else:
+            self._waiting.append(item)
+            self._next_prompt()
+
+    def _next_prompt(self) -> None:
+        """Start the next waiting prompt unless one plays; skip those missing, late or
+        muted; fade the noise out after a private script's last prompt."""
+        while self._voice is None and self._waiting:
+            said = self._waiting.popleft()
+            self._start_masking(said)
+            self._voice = self._prompt(said)
+            self._fade_after_voice = self.masking is not None and said.text in self.masking.stops
+            if self._voice is None:
+                self._end_of_voice()
+            self._handled_one()
+
+    def _prompt(self, said: _Said) -> Track | None:
+        path = self.cache.get(said.text)
+        if path is None or said.volume <= 0:
+            return None
+        if time.monotonic() - said.at > STALE_AFTER:
+            log.info("narration %r dropped: the table has moved on", said.text)
+            return None
+        try:
+            samples = read_prompt(path)
+        except (OSError, EOFError, wave.Error) as error:
+            log.warning("prompt for %r not played: %s", said.text, error)
+            return None
+        self.spoken.append(said.text)
+        return Track(samples, self.volume * said.volume)
+
+    def _end_of_voice(self) -> None:
+        if self._fade_after_voice and self._mask is not None:
+            self._mask.fade_out(MASK_FADE)
+        self._fade_after_voice = False
+
+    def _start_masking(self, said: _Said) -> None:
+        if self.masking is None or said.text not in self.masking.starts:
+            return
+        level = self.volume * said.volume * MASK_LEVEL
+        frames = round((self.masking.starts[said.text] + 2.0) * RATE)
+        if level > 0:
+            self._mask = Track(self._noise_samples, level, loop=True, frames=frames,
+                               fade_in=MASK_FADE)
+
+    def _write(self) -> None:
+        """Mix and write one period; drain the device once the last sound has ended."""
+        assert self._pcm is not None
+        try:
+            voice = self._voice_part()
+            self._pcm.write(mix([voice, *(t.take(PERIOD) for t in (self._mask, self._chime)
+                                          if t is not None)]))
+            self._mask = None if self._mask is None or self._mask.done else self._mask
+            self._chime = None if self._chime is None or self._chime.done else self._chime
+            if not any((self._voice, self._mask, self._chime)):
+                self._pcm.drain()
+                self._told = False  # it played to the end: a later failure is news again
+        except AlsaError as error:
+            self._tell(error)
+            self._voice = self._mask = self._chime = None
+            self._handled_one(len(self._waiting))
+            self._waiting.clear()
+            self._close()
+
+    def _voice_part(self) -> list[float]:
+        """The voice's next period: a prompt that ends in it is followed by the next one
+        at once, with no gap."""
+        part: list[float] = []
+        while self._voice is not None and len(part) < PERIOD:
+            part += self._voice.take(PERIOD - len(part))
+            if self._voice.done:
+                self._voice = None
+                self._end_of_voice()
+                self._next_prompt()
+        return part
+
+    def _tell(self, error: AlsaError) -> None:
+        """Log a failing device once, not for every sound it then cannot play."""
+        if not self._told:
+            log.warning("the speaker failed (%s): silent until it opens again", error)
+        self._told = True
+
+    def _open(self) -> None:
+        if self._pcm is None:
+            pcm = Pcm(self._device, RATE, LATENCY)
             with self._progress:
-                self._handled += 1
+                self._pcm = pcm
+
+    def _close(self) -> None:
+        if self._pcm is not None:
+            self._pcm.close()
+            with self._progress:
+                self._pcm = None
                 self._progress.notify_all()
-
-    def _open_mixer(self) -> None:
-        """Open the mixer and load the tunes and the noise, unless it is open (the caller
-        holds the mixer's lock)."""
-        if self._open:
-            return
-        pygame.mixer.init(frequency=RATE, size=-16, channels=1)
-        self._voice, self._mask = pygame.mixer.Channel(0), pygame.mixer.Channel(1)
-        self._chime = pygame.mixer.Channel(2)
-        self._noise = pygame.mixer.Sound(buffer=self._noise_samples)
-        self._tunes = {name: pygame.mixer.Sound(buffer=samples)
-                       for name, samples in self._tune_samples.items()}
-        self._open = True
-
-    def _close_mixer(self) -> None:
-        """Close the mixer (the caller holds the mixer's lock)."""
-        pygame.mixer.quit()
-        with self._progress:
-            self._open = False
-            self._progress.notify_all()
-
-    def _start_chime(self, chime: _Chime) -> None:
-        sound = self._tunes[chime.tune]
-        sound.set_volume(chime.level)
-        self._chime.play(sound)
-        self.chimed.append(chime.tune)
-
-    def _speak(self, text: str, said_at: float, volume: float) -> None:
-        self._start_masking(text, volume)
-        self._play(text, said_at, volume)
-        if self.masking is not None and text in self.masking.stops:
-            self._stop.wait(max(0.0, self._busy_until - time.monotonic()))
-            self._mask.fadeout(MASK_FADE_MS)
-
-    def _play(self, text: str, said_at: float, volume: float) -> None:
-        """Start the prompt once the one before it has ended; skip it if it is missing, late
-        or muted."""
-        path = self.cache.get(text)
-        self._stop.wait(max(0.0, self._busy_until - time.monotonic()))
-        if path is None or self._stop.is_set() or volume <= 0:
-            return
-        if time.monotonic() - said_at > STALE_AFTER:
-            log.info("narration %r dropped: the table has moved on", text)
-            return
-        sound = pygame.mixer.Sound(str(path))
-        sound.set_volume(self.volume * volume)
-        self._voice.play(sound)
-        self.spoken.append(text)
-        self._busy_until = time.monotonic() + sound.get_length()
-
-    def _start_masking(self, text: str, volume: float) -> None:
-        if self.masking is None or text not in self.masking.starts:
-            return
-        self._noise.set_volume(self.volume * volume * MASK_LEVEL)
-        limit = round((self.masking.starts[text] + 2.0) * 1000)
-        self._mask.play(self._noise, loops=-1, maxtime=limit, fade_ms=MASK_FADE_MS)
 
 
 def open_speaker(cache: PromptCache, *, volume: float,
