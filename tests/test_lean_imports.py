@@ -56,3 +56,16 @@ def test_pygame_loads_without_pkg_resources_and_still_finds_its_font() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_speaker_plays_without_pygame(tmp_path: Path) -> None:
+    """pygame stays for the window and the public screen: a table's speaker, opened and
+    played, loads none of it (it cost the service about 15 MiB)."""
+    script = ("import sys; from pathlib import Path; "
+              "from hardware.drivers.voice import PromptCache, open_speaker; "
+              "speaker = open_speaker(PromptCache(Path(sys.argv[1])), volume=0.8); "
+              "speaker.play('start'); speaker.wait_idle(10); speaker.close(); "
+              "print(type(speaker).__name__, 'pygame' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "MixerSpeaker False", done
