@@ -31,5 +31,9 @@ class AudioUnavailable(HardwareError, RuntimeError):
     """No audio device could be opened: narration stays on the screens."""
 
 
+class AlsaError(HardwareError, OSError):
+    """alsa-lib failed: no library, a device that does not open, or one that went away."""
+
+
 class PodVersionError(HardwareError, ValueError):
     """The pod speaks another protocol version: its firmware and the companion differ."""

@@ -15,6 +15,7 @@ BUILTIN_BASES = {
     exc.UnreadableFile: ValueError,
     exc.WindowError: RuntimeError,
     exc.AudioUnavailable: RuntimeError,
+    exc.AlsaError: OSError,
     exc.NoKeyboard: RuntimeError,
     exc.PodVersionError: ValueError,
 }

@@ -20,15 +20,13 @@ import errno
 import sys
 from functools import cache
 
+from ..exc import AlsaError
+
 LIBRARY = "libasound.so.2"
 PLAYBACK = 0  # SND_PCM_STREAM_PLAYBACK
 INTERLEAVED = 3  # SND_PCM_ACCESS_RW_INTERLEAVED
 S16_NATIVE = 2 if sys.byteorder == "little" else 3  # SND_PCM_FORMAT_S16_LE / _BE, as array("h")
 BYTES_PER_FRAME = 2  # mono, 16-bit
-
-
-class AlsaError(OSError):
-    """alsa-lib failed: no library, a device that does not open, or one that went away."""
 
 
 def _silent_handler() -> ctypes.c_void_p:

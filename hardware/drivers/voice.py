@@ -50,8 +50,8 @@ from gpiozero.tones import Tone
 from .. import tunes
 from ..base import Speaker
 from ..closing import Closing
-from ..exc import AudioUnavailable
-from .alsa_pcm import AlsaError, Pcm
+from ..exc import AlsaError, AudioUnavailable
+from .alsa_pcm import Pcm
 from .sound_mix import Track, mix
 
 log = logging.getLogger(__name__)
