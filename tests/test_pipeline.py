@@ -239,8 +239,9 @@ def test_a_running_table_keeps_its_objects_out_of_full_collections(headless):
     frozen: list[int] = []
 
     def ready() -> None:
-        settling = next(t for t in threading.enumerate() if t.name == "settle-in")
-        settling.join()
+        for settling in threading.enumerate():  # gone already: it has frozen them
+            if settling.name == "settle-in":
+                settling.join()
         frozen.append(gc.get_freeze_count())
 
     events: queue.Queue = queue.Queue()
