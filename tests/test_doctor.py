@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import queue
 import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,22 @@ def test_doctor_command_prints_each_finding_and_fails_on_a_problem(
     out = capsys.readouterr().out
     assert "ok    seat 3 ACT button: GPIO 5 (header pin 29) reads released" in out
     assert out.rstrip().endswith("all well")
+
+
+def test_doctor_phone_port_in_use_says_how_to_move_it_and_allow_it_in_the_unit(
+        pi: Path, mock_factory: MockFactory) -> None:
+    """Another program listens on the phone seats' port: the fix says to stop it, or to move
+    the table to another port and allow that one in the unit (which binds only 8023)."""
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        config = parse_config('[[seat]]\nnumber = 3\nphone = true\n'
+                              f'[phones]\nport = {port}\nlisten = "127.0.0.1"\n')
+        findings = report(config, machine(pi, mock_factory), None)
+    (taken,) = problems(findings)
+    assert (taken.level, taken.where) == (Level.FAIL, "phones")
+    assert taken.says == f"port {port} on 127.0.0.1: another program has it"
+    assert "sudo systemctl stop table-companion" in taken.fix
+    assert "sudo systemctl edit table-companion" in taken.fix
+    assert "SocketBindAllow=tcp:NEWPORT" in taken.fix

@@ -81,6 +81,9 @@ def phones(config: TableConfig) -> Finding | None:
             return Finding(Level.FAIL, "phones", f"{where}: " + (
                 "another program has it" if taken else error.strerror or str(error)),
                 "stop that program (the table itself, if it is running: sudo systemctl stop "
-                "table-companion), or set another port in [phones]" if taken else
+                "table-companion), or set another port in [phones] and allow that one in the "
+                "unit: sudo systemctl edit table-companion, and under [Service] put "
+                "SocketBindAllow= then SocketBindAllow=tcp:NEWPORT (systemd/README.md, Phone "
+                "seats)" if taken else
                 "set listen in [phones] to an address of this machine (or 0.0.0.0)")
     return Finding(Level.OK, "phones", f"{where} is free for the phone seats")
