@@ -64,23 +64,23 @@ def requirement_installed() -> str:
 def install_service(source: str | None, args: list[str]) -> int:
     """Install the service from ``source`` (default: where this companion came from)."""
     wanted = requirement_from(source) if source else requirement_installed()
-    return _install_sh(wanted, args)
+    return _install_sh("install-service", wanted, args)
 
 
 def update(source: str | None) -> int:
     """Bring the install up to date from ``source`` (default: the source it was installed
     from); the table's settings, games and memory stay, a stopped service stays stopped."""
     if source is not None:
-        return _install_sh(requirement_from(source), ["--update"])
+        return _install_sh("update", requirement_from(source), ["--update"])
     service = installed_service(_service_prefix())
     if service is None or service.requirement is None:
         raise CompanionError("update from what? companion update WHEEL-SDIST-OR-URL (no "
                              "installed service here names its source)")
-    return _install_sh(service.requirement, ["--update"])
+    return _install_sh("update", service.requirement, ["--update"])
 
 
 def uninstall(purge: bool) -> int:
-    return _install_sh(None, ["--uninstall", *(["--purge"] if purge else [])])
+    return _install_sh("uninstall", None, ["--uninstall", *(["--purge"] if purge else [])])
 
 
 def _service_prefix() -> Path:
@@ -88,9 +88,11 @@ def _service_prefix() -> Path:
     return Path(os.environ.get("COMPANION_ROOT", "/")) / "opt/table-companion/venv"
 
 
-def _install_sh(requirement: str | None, args: list[str]) -> int:
+def _install_sh(command: str, requirement: str | None, args: list[str]) -> int:
+    """Run install.sh for ``command``, whose name begins its messages (not install.sh's,
+    which the user never typed)."""
     env = dict(os.environ, COMPANION_TABLES=str(example_tables_folder()),
-               COMPANION_COMMAND=_as_typed())
+               COMPANION_COMMAND=_as_typed(), COMPANION_NAME=f"companion {command}")
     if requirement is not None:
         env["COMPANION_REQUIREMENT"] = requirement
     return subprocess.run(["sh", str(INSTALL_SH), *args], env=env).returncode

@@ -18,7 +18,8 @@
 # The same script is package data of the companion (companion/service_files is this folder),
 # run by `companion install-service`, `update` and `uninstall` with no checkout: they set
 # COMPANION_REQUIREMENT (what pip installs: a wheel, an sdist, a URL), COMPANION_TABLES (the
-# installed example tables) and COMPANION_COMMAND (what the user typed, for the messages).
+# installed example tables), COMPANION_COMMAND (what the user typed, to be typed again with
+# sudo) and COMPANION_NAME (the command, e.g. "companion update", that begins each message).
 set -eu
 
 ROOT="${COMPANION_ROOT:-}"
@@ -65,8 +66,9 @@ PUBLIC_SCREEN=""
 CHANGED=0
 BOOT_CHANGES=""
 
-say() { printf 'install.sh: %s\n' "$*"; }
-fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+NAME="${COMPANION_NAME:-install.sh}"  # what the user ran, to begin each message
+say() { printf '%s: %s\n' "$NAME" "$*"; }
+fail() { printf '%s: %s\n' "$NAME" "$*" >&2; exit 1; }
 
 need_root() {
     if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
@@ -527,8 +529,8 @@ saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or n
         return
     fi
     if [ "${1:-}" != --purge ] && [ -t 0 ]; then
-        printf 'install.sh: %s holds the saved games (%s, every seed included). Remove them too? [y/N] ' \
-            "$STATE" "$(du -sh "$STATE" | cut -f1)"
+        printf '%s: %s holds the saved games (%s, every seed included). Remove them too? [y/N] ' \
+            "$NAME" "$STATE" "$(du -sh "$STATE" | cut -f1)"
         read -r answer || answer=""
         case "$answer" in [yY]*) set -- --purge ;; esac
     fi

@@ -113,6 +113,7 @@ def test_install_service_sets_up_the_pi_from_the_wheel_alone(pi, made):  # noqa:
     assert f'requirement = "{requirement(first)}"' in settings
     assert f"pip install --quiet --upgrade --prefer-binary {requirement(first)}" in calls(pi)
     assert f"installed {requirement(first)}" in said
+    assert all(line.startswith("companion install-service: ") for line in said.splitlines())
     before = snapshot(root)
     said = ok(companion(pi, program, "install-service", "--table", "pods"))
     assert snapshot(root) == before
@@ -198,6 +199,7 @@ def test_uninstall_removes_the_install_and_says_what_it_leaves(pi, made):  # noq
     assert not (root / "opt/table-companion").exists()
     assert not (root / "etc/systemd/system" / SERVICE).exists()
     assert "removed the saved games" in said and "left on: I2C" in said
+    assert all(line.startswith("companion uninstall: ") for line in said.splitlines())
 
 
 def as_nobody() -> list[str]:
@@ -213,14 +215,15 @@ def as_nobody() -> list[str]:
 @pytest.mark.parametrize("args", [["install-service", "--table", "pods"],
                                   ["update", "new.whl"], ["uninstall", "--purge"]])
 def test_without_root_the_command_says_to_run_it_with_sudo(made, args):
-    """Run by a user without root, each command does nothing and names itself as typed,
-    with sudo in front."""
+    """Run by a user without root, each command does nothing, and says so under its own
+    name, with the command as typed, sudo in front."""
     program = made[2]
     Path(made[0].parent.parent / "new.whl").touch()
     done = subprocess.run([*as_nobody(), str(program), *args], capture_output=True, text=True,
                           cwd=made[0].parent.parent, timeout=60)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == f"install.sh: run it as root: sudo {program} {' '.join(args)}\n"
+    assert done.stderr == \
+        f"companion {args[0]}: run it as root: sudo {program} {' '.join(args)}\n"
 
 
 def test_install_sh_without_root_says_to_run_it_with_sudo():
