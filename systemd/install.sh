@@ -5,8 +5,10 @@
 #     sudo systemd/install.sh [--table NAME] [--public-screen | --no-public-screen]
 #                                          install, or bring an install up to date
 #     sudo systemd/install.sh --update     the same, but a stopped service stays stopped
-#     sudo systemd/install.sh --uninstall  remove it all; asks whether the saved games go too
-#     sudo systemd/install.sh --uninstall --purge   ... and the saved games, without asking
+#     sudo systemd/install.sh --uninstall  remove it all but the table's settings (kept for
+#                                          a new install); asks whether the saved games go too
+#     sudo systemd/install.sh --uninstall --purge   ... and the settings and saved games,
+#                                          without asking
 #     sudo systemd/install.sh --venv-only  only the OS packages and the venv (make pi-check
 #                                          runs this in an emulated root without systemd)
 #
@@ -283,6 +285,12 @@ ensure_account() {
 
 ensure_config() {
     example="$TABLES/$TABLE.toml"
+    if [ "$(stat -c %a "$ETC/table.toml" 2>/dev/null)" = 600 ]; then
+        # Kept by an uninstall, root's alone: the service's group reads it again.
+        chgrp "$ACCOUNT" "$ETC/table.toml"
+        chmod 0640 "$ETC/table.toml"
+        say "kept from before: $ETC/table.toml, the table's settings"
+    fi
     if [ -e "$ETC/table.toml" ]; then
         if [ "$TABLE_GIVEN" -eq 1 ] && ! cmp -s "$example" "$ETC/table.toml"; then
             say "kept your $ETC/table.toml; to start again from the $TABLE example, remove it"
@@ -524,6 +532,24 @@ install_all() {
     say "  with: sudo companion check-config"
 }
 
+table_settings() {  # table_settings [--purge]: the table's settings stay, unless purged
+    if [ ! -e "$ETC" ]; then
+        return
+    fi
+    if [ "${1:-}" = --purge ]; then
+        rm -rf "$ETC"
+        say "removed the table's settings, $ETC/table.toml"
+        return
+    fi
+    if [ -e "$ETC/table.toml" ]; then
+        # The user's group is gone: a group given its id must not read the table's settings.
+        chgrp root "$ETC/table.toml"
+        chmod 0600 "$ETC/table.toml"
+    fi
+    say "kept the table's settings in $ETC/table.toml, now root's alone (a new install" \
+        "uses them); remove them with: sudo rm -rf $ETC"
+}
+
 saved_games() {  # saved_games [--purge]: what the uninstall leaves behind, or not
     if [ ! -d "$STATE" ]; then
         return
@@ -556,7 +582,7 @@ uninstall_all() {
         rm -rf "$OLD_UNIT" "$OLD_DROP_INS"
         systemctl daemon-reload
     fi
-    rm -rf "$PREFIX" "$ETC" "$UDEV_RULE"
+    rm -rf "$PREFIX" "$UDEV_RULE"
     if [ "$(readlink "$LINK" 2>/dev/null)" = "$ENTRY" ]; then
         rm -f "$LINK"
         say "removed the command $LINK"
@@ -566,7 +592,8 @@ uninstall_all() {
             userdel "$account"
         fi
     done
-    say "removed the service, $PREFIX, $ETC, the pods' udev rule and the user $ACCOUNT"
+    say "removed the service, $PREFIX, the pods' udev rule and the user $ACCOUNT"
+    table_settings "$@"
     saved_games "$@"
     left_behind
 }

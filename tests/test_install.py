@@ -506,10 +506,10 @@ def saved_games(root: Path) -> Path:
     return games
 
 
-def test_install_uninstall_keeps_the_saved_games(pi):
-    """--uninstall removes the service, its drop-in, venv, config, udev rule and user; the
-    journal stays, handed to root (the deleted user's id must not own the seeds), and the
-    script says so."""
+def test_install_uninstall_keeps_the_saved_games_and_the_tables_settings(pi):
+    """--uninstall removes the service, its drop-in, venv, udev rule and user; the journal
+    and table.toml stay, handed to root (the deleted user's id must not own the seeds, nor
+    its group read the settings), and the script says so."""
     _, root, _, state = pi
     run(pi, "--public-screen")
     reboot(pi)
@@ -522,7 +522,10 @@ def test_install_uninstall_keeps_the_saved_games(pi):
     assert not (root / "etc/systemd/system" / f"{SERVICE}.d").exists()
     assert not (root / "etc/udev/rules.d/99-table-companion-pods.rules").exists()
     assert not (root / "opt/table-companion").exists()
-    assert not (root / "etc/table-companion").exists()
+    settings = root / "etc/table-companion/table.toml"
+    assert settings.read_bytes() == (REPO / "hardware/tables/kitchen.toml").read_bytes()
+    assert f"chgrp root {settings}" in calls and stat.S_IMODE(settings.stat().st_mode) == 0o600
+    assert f"kept the table's settings in {settings}, now root's alone" in report
     assert games.read_bytes() == b"saved games"
     assert f"chown -R root:root {games.parent}" in calls
     assert f"kept the saved games in {games.parent}, now owned by root" in report
@@ -531,14 +534,30 @@ def test_install_uninstall_keeps_the_saved_games(pi):
     assert not enabled(state) and not (state / "passwd-table-companion").exists()
 
 
-def test_install_uninstall_purge_removes_the_saved_games(pi):
-    """--uninstall --purge takes the saved games too, without asking."""
+def test_install_uninstall_purge_removes_the_saved_games_and_the_tables_settings(pi):
+    """--uninstall --purge takes the saved games and table.toml too, without asking."""
     root = pi[1]
     run(pi)
     games = saved_games(root)
     run(pi, "--uninstall", "--purge")
-    assert not games.parent.exists()
+    assert not games.parent.exists() and not (root / "etc/table-companion").exists()
     assert f"removed the saved games in {games.parent}" in said(pi)
+    assert f"removed the table's settings, {root}/etc/table-companion/table.toml" in said(pi)
+
+
+def test_install_after_an_uninstall_takes_the_kept_settings_back(pi):
+    """An edited table.toml kept by --uninstall is the new install's, readable by the
+    service's group again; it is not replaced by the example."""
+    root = pi[1]
+    run(pi)
+    settings = root / "etc/table-companion/table.toml"
+    settings.write_text("# my wiring\n")
+    run(pi, "--uninstall")
+    calls = run(pi)
+    assert settings.read_text() == "# my wiring\n"
+    assert f"chgrp table-companion {settings}" in calls
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o640
+    assert f"kept from before: {settings}" in said(pi)
 
 
 @pytest.mark.parametrize(("answer", "removed"), [("y\n", True), ("\n", False)])

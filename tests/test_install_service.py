@@ -199,6 +199,7 @@ def test_uninstall_removes_the_install_and_says_what_it_leaves(pi, made):  # noq
     assert not (root / "opt/table-companion").exists()
     assert not (root / "etc/systemd/system" / SERVICE).exists()
     assert "removed the saved games" in said and "left on: I2C" in said
+    assert "removed the table's settings" in said
     assert all(line.startswith("companion uninstall: ") for line in said.splitlines())
 
 
