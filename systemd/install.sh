@@ -460,17 +460,25 @@ ensure_running() {
     fi
 }
 
-ensure_voices() {  # the spoken prompts are made once, at install time (companion voices)
-    if ! command -v espeak-ng >/dev/null 2>&1 && ! apt_ensure espeak-ng; then
+ensure_voices() {  # the spoken prompts are made at install time (companion voices)
+    if ! apt_ensure espeak-ng; then
         say "no espeak-ng: narration is text on the screens (install it, then: companion voices)"
         return
     fi
-    install -d -m 0700 "$STATE"
-    if STATE_DIRECTORY="$STATE" "$VENV/bin/companion" voices >/dev/null 2>&1; then
+    # The state directory is the service's (the companion refuses one that is not its user's:
+    # the journal's seeds are there), so the prompts are made as the service; games kept by an
+    # uninstall, root's since, are taken over.
+    if [ ! -d "$STATE" ]; then
+        install -d -m 0700 "$STATE"
+        chown "$ACCOUNT:$ACCOUNT" "$STATE"
+    elif [ "$(stat -c %U "$STATE")" != "$ACCOUNT" ]; then
         chown -R "$ACCOUNT:$ACCOUNT" "$STATE"
-        say "made the spoken prompts in $STATE/voice"
-    else
+    fi
+    if ! made="$(runuser -u "$ACCOUNT" -- env STATE_DIRECTORY="$STATE" "$VENV/bin/companion" \
+            voices 2>/dev/null)"; then
         say "could not make the spoken prompts: narration is text on the screens"
+    elif [ "${made#*(0 made now}" = "$made" ]; then  # an update's new prompts, or the first
+        say "made the spoken prompts in $STATE/voice"
     fi
 }
 
