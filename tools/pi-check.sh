@@ -20,7 +20,17 @@
 #   3. a whole table script (companion script) and companion pod-firmware;
 #   4. where the first run found no lgpio, the path with python3-lgpio as far as it goes
 #      here: a stand-in lgpio module in the system's dist-packages must reach the venv, and
-#      install.sh must then report it.
+#      install.sh must then report it;
+#   5. the appliance install with no checkout: the checkout's venv removed, docs/install.md's
+#      "One command, no checkout" as written there (without sudo: root already), from a wheel
+#      built on this machine (PI_CHECK_WHEEL, or one built now: tools/pi-check.sh
+#      --build-wheel prints it, so that make pi-check builds it once for the four); then
+#      companion on PATH, its --version, check-config with no path (the service's table), and
+#      a second install-service that changes no file. Raspberry Pi OS has systemd and a
+#      config.txt, Debian's minimal root neither: the root gets Debian's systemd and an empty
+#      config.txt. systemd is not running here, so its systemctl is told so (SYSTEMD_OFFLINE=1,
+#      what it assumes in a chroot it detects): it enables units, and ignores start, stop,
+#      daemon-reload and is-active (which then answers yes).
 # On armhf the install takes pygame, Pillow, cbor2 and cryptography from the OS's packages
 # (PyPI has no 32-bit ARM wheels of them): Bookworm's are pyproject.toml's lowest versions.
 # Not a Pi: no GPIO, no I2C, no systemd as PID 1, and emulated timings mean nothing.
@@ -84,6 +94,21 @@ unmount() {
     done
 }
 
+export_tree() {  # export_tree DIR: the tree as it is (committed or not), without .venv and
+    # other ignored files
+    (cd "$HERE" && git ls-files -z --cached --others --exclude-standard |
+        xargs -0 tar --no-recursion -cf - 2>/dev/null) | tar -xf - -C "$1"
+}
+
+build_wheel() {  # the companion's wheel, built on this machine; prints its path
+    out="$(mktemp -d /tmp/pi-check-wheel.XXXXXX)"
+    mkdir "$out/tree"
+    export_tree "$out/tree"
+    python3 -m pip wheel --quiet --no-deps --wheel-dir "$out" "$out/tree" >&2
+    rm -rf "$out/tree"
+    ls "$out"/table_companion-*.whl
+}
+
 fresh_root() {
     step "a fresh copy of the root, with this tree in /opt/project"
     unmount
@@ -96,16 +121,16 @@ fresh_root() {
     mount -t proc proc "$WORK/proc"
     mount --bind /dev "$WORK/dev"
     mkdir -p "$WORK/opt/project"
-    # The tree as it is (committed or not), without .venv and other ignored files.
-    (cd "$HERE" && git ls-files -z --cached --others --exclude-standard |
-        xargs -0 tar --no-recursion -cf - 2>/dev/null) | tar -xf - -C "$WORK/opt/project"
+    export_tree "$WORK/opt/project"
 }
 
-inside() {  # inside COMMAND: run a shell command in the root, in /opt/project
-    chroot "$WORK" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
+inside() {  # inside COMMAND: run a shell command in the root, in /opt/project, as root
+    # with root's PATH on Debian (and what sudo gives)
+    chroot "$WORK" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
         PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 SDL_VIDEODRIVER=dummy \
-        SDL_AUDIODRIVER=dummy /bin/sh -c "cd /opt/project && $1"
+        SDL_AUDIODRIVER=dummy SYSTEMD_OFFLINE=1 /bin/sh -c "cd /opt/project && $1"
 }
 
 checks() {
@@ -154,10 +179,61 @@ checks() {
     inside "rm $dist/lgpio.py"
 }
 
+documented_install() {  # docs/install.md's one command, as root, for the wheel in /tmp
+    awk '/^## One command, no checkout/ { part = 1 }
+         part && /^```sh$/ { block = 1; next }
+         block && /^```$/ { exit }
+         block' "$HERE/docs/install.md" | sed -e 's/sudo //g' -e '/^SOURCE=/d'
+}
+
+installed_files() {  # every file the install writes, with its mode, owner, size and time
+    inside 'find /etc /opt/table-companion /usr/local /boot /var/lib/table-companion -xdev \
+        -printf "%y %p %m %U:%G %s %T@ %l\n" | sort'
+}
+
+appliance() {
+    step "5. the appliance install from the wheel alone (docs/install.md: one command)"
+    command="$(documented_install)"
+    case "$command" in
+        *"companion install-service"*) ;;
+        *) fail "docs/install.md's 'One command, no checkout' has no install-service command" ;;
+    esac
+    inside 'rm -rf /opt/table-companion'  # a Pi without a checkout, or its install
+    inside 'apt-get install -y -q --no-install-recommends systemd >/dev/null'
+    inside 'mkdir -p /boot/firmware && touch /boot/firmware/config.txt'
+    cp "$WHEEL" "$WORK/tmp/"
+    inside "cd /tmp && SOURCE=/tmp/$(basename "$WHEEL") && $command" | tee "$WORK/appliance.log"
+    grep -q "^companion install-service: companion is on PATH: /usr/local/bin/companion$" \
+        "$WORK/appliance.log" ||
+        fail "install-service did not put companion on PATH"
+    step "5b. companion on PATH: --version, and check-config with no path"
+    inside 'cd /tmp && command -v companion && companion --version'
+    inside 'cd /tmp && companion check-config' | tee "$WORK/check-config.log"
+    grep -q "/etc/table-companion/table.toml" "$WORK/check-config.log" ||
+        fail "check-config did not check the service's table.toml"
+    step "5c. companion install-service again: no file changes"
+    installed_files > "$WORK/before.files"
+    inside 'cd /tmp && companion install-service' | tee "$WORK/again.log"
+    installed_files > "$WORK/after.files"
+    diff "$WORK/before.files" "$WORK/after.files" ||
+        fail "the second install-service changed the files above"
+    grep -q "is up to date" "$WORK/again.log" || fail "the second install-service said otherwise"
+}
+
+if [ "${1:-}" = --build-wheel ]; then
+    build_wheel
+    exit
+fi
 tools
 base
+WHEEL=${PI_CHECK_WHEEL:-}
+if [ -z "$WHEEL" ]; then
+    WHEEL="$(build_wheel)"
+    trap 'rm -rf "$(dirname "$WHEEL")"' EXIT
+fi
 fresh_root
-trap unmount EXIT
+trap 'unmount; [ -n "${PI_CHECK_WHEEL:-}" ] || rm -rf "$(dirname "$WHEEL")"' EXIT
 checks
+appliance
 printf '\npi-check: passed in %d s (the cached root built before, if it was)\n' \
     $((SECONDS - started))
