@@ -285,19 +285,14 @@ ensure_account() {
 
 ensure_config() {
     example="$TABLES/$TABLE.toml"
-    if [ "$(stat -c %a "$ETC/table.toml" 2>/dev/null)" = 600 ]; then
-        # Kept by an uninstall, root's alone: the service's group reads it again.
-        chgrp "$ACCOUNT" "$ETC/table.toml"
-        chmod 0640 "$ETC/table.toml"
-        say "kept from before: $ETC/table.toml, the table's settings"
-    fi
     if [ -e "$ETC/table.toml" ]; then
         if [ "$TABLE_GIVEN" -eq 1 ] && ! cmp -s "$example" "$ETC/table.toml"; then
             say "kept your $ETC/table.toml; to start again from the $TABLE example, remove it"
             say "  and run this again"
         fi
         if [ "$(stat -c %a "$ETC")" != "$CONFIG_DIR_MODE" ]; then
-            config_to_the_service  # an install from before the table's page could save it
+            # an install from before the table's page could save it, or kept by an uninstall
+            config_to_the_service
         fi
         return
     fi
@@ -549,8 +544,11 @@ table_settings() {  # table_settings [--purge]: the table's settings stay, unles
         say "removed the table's settings, $ETC/table.toml"
         return
     fi
+    # The user's group is gone: a group given its id must not read or change the settings.
+    # A new install hands them back (config_to_the_service).
+    chgrp root "$ETC"
+    chmod u=rwx,g-rwxs,o= "$ETC"
     if [ -e "$ETC/table.toml" ]; then
-        # The user's group is gone: a group given its id must not read the table's settings.
         chgrp root "$ETC/table.toml"
         chmod 0600 "$ETC/table.toml"
     fi

@@ -525,6 +525,7 @@ def test_install_uninstall_keeps_the_saved_games_and_the_tables_settings(pi):
     settings = root / "etc/table-companion/table.toml"
     assert settings.read_bytes() == (REPO / "hardware/tables/kitchen.toml").read_bytes()
     assert f"chgrp root {settings}" in calls and stat.S_IMODE(settings.stat().st_mode) == 0o600
+    assert stat.S_IMODE(settings.parent.stat().st_mode) == 0o700
     assert f"kept the table's settings in {settings}, now root's alone" in report
     assert games.read_bytes() == b"saved games"
     assert f"chown -R root:root {games.parent}" in calls
@@ -546,8 +547,8 @@ def test_install_uninstall_purge_removes_the_saved_games_and_the_tables_settings
 
 
 def test_install_after_an_uninstall_takes_the_kept_settings_back(pi):
-    """An edited table.toml kept by --uninstall is the new install's, readable by the
-    service's group again; it is not replaced by the example."""
+    """An edited table.toml kept by --uninstall is the new install's, the service's group's
+    again; it is not replaced by the example."""
     root = pi[1]
     run(pi)
     settings = root / "etc/table-companion/table.toml"
@@ -555,9 +556,9 @@ def test_install_after_an_uninstall_takes_the_kept_settings_back(pi):
     run(pi, "--uninstall")
     calls = run(pi)
     assert settings.read_text() == "# my wiring\n"
-    assert f"chgrp table-companion {settings}" in calls
-    assert stat.S_IMODE(settings.stat().st_mode) == 0o640
-    assert f"kept from before: {settings}" in said(pi)
+    assert f"chgrp table-companion {settings.parent} {settings}" in calls
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o660
+    assert stat.S_IMODE(settings.parent.stat().st_mode) == 0o2770
 
 
 @pytest.mark.parametrize(("answer", "removed"), [("y\n", True), ("\n", False)])
