@@ -82,6 +82,10 @@ def play(settings: PlaySettings) -> int:
     where = prepare_state_dir(Path(settings.state_dir) if settings.state_dir else
                               choose_state_dir(config.state_dir if config else None))
     lock = hold_state_dir(where)  # for the process's life: reloads keep it
+    if settings.table is None and settings.ui == "terminal":
+        from hardware.terminal.input import check_keys_can_arrive
+
+        check_keys_can_arrive(sys.stdin.fileno())  # before the speaker speaks of its device
     speaker = _speaker(where, settings) if settings.volume > 0 else None  # reloads keep it
     try:
         with (_signals_into(events, reloadable=reloadable), _ack_stream(settings.ack_fd) as acks,
