@@ -76,7 +76,8 @@ def runs_on(before: PublicPage, shown_at: float, page: PublicPage, now: float) -
 class BrowserPublic(PublicScreen):
     """The public screen for every browser watching ``/table``."""
 
-    def __init__(self, post: Post, viewer: Callable[[web.WebSocketResponse], Viewer]) -> None:
+    def __init__(self, post: Post,
+                 viewer: Callable[[web.WebSocketResponse, web.BaseRequest], Viewer]) -> None:
         self._post = post
         self._viewer = viewer
         self._shown: tuple[PublicPage, float] | None = None  # the app's thread only
@@ -115,7 +116,7 @@ class BrowserPublic(PublicScreen):
         if len(self._viewers) >= MAX_VIEWERS:
             await ws.close(code=FULL, message=b"too many viewers")
             return ws
-        viewer = self._viewer(ws)
+        viewer = self._viewer(ws, request)
         self._viewers.add(viewer)
         sender = asyncio.ensure_future(viewer.run())
         if self._page is not None:

@@ -5,11 +5,14 @@ static files read once at start: no CDN, no build step) and one
 WebSocket per phone. Everything a stranger can send is bounded and refused cleanly, and none
 of it reaches the table's loop: a message over MAX_MESSAGE bytes, anything whose seal does
 not open with the seat's key, more than RATE messages a second, a hello that does not come
-within HELLO_WITHIN, more than MAX_SOCKETS sockets at once, a phone that does not take a
-frame within SEND_WITHIN. Only a seated phone's well-formed edges reach the app's queue.
+within HELLO_WITHIN, more than MAX_SOCKETS sockets or MAX_CONNECTIONS connections at once
+(the rest get a 503 and are closed as they come, so the server's files stay bounded), a
+connection that sends no request within IDLE_WITHIN, a phone that does not take a frame within
+SEND_WITHIN (its socket is cut, not left to flush forever). Only a seated phone's well-formed
+edges reach the app's queue.
 
-A sleeping phone stops answering the heartbeat's pings and is dropped within HEARTBEAT and
-a half; it shows offline on the other seats, and its page connects again when it wakes.
+A sleeping phone stops answering the heartbeat's pings and is dropped within HEARTBEAT and a
+half; it shows offline on the other seats, and its page connects again when it wakes.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import resource
 import socket
 import threading
 import time
@@ -36,11 +40,19 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 256  # a phone's messages are under 60 bytes
 MAX_SOCKETS = 64
+# The sockets and the pages being loaded beside them. The count is of the connections aiohttp
+# has seen made, so one batch that asyncio takes from the kernel at once (up to BACKLOG) may
+# go over it: MAX_CONNECTIONS + BACKLOG is the bound on the server's files.
+MAX_CONNECTIONS = 128
+BACKLOG = 128
+FILES = 1024  # the process's open files: the bound above, the table's own, a wide margin
 HELLO_WITHIN = 5.0
+IDLE_WITHIN = 15.0
 SEND_WITHIN = 5.0
 HEARTBEAT = 2.0
 RATE = 40.0  # messages a second a phone may send (a thumb makes a few edges a second)
 BURST = 80
+REFUSAL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 PENDING = 64  # small messages waiting for a slow phone; past that the oldest go
 
 NOT_THIS_SEAT = 4401  # the hello did not open with the seat's key
@@ -71,8 +83,9 @@ class PhoneSocket:
     """One phone's WebSocket, written by its own sender task: small messages in order, and
     of the frames only the latest (a phone that lags skips to the current screen)."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, request: web.BaseRequest) -> None:
         self.ws = ws
+        self._request = request
         self._pending: collections.deque[bytes] = collections.deque(maxlen=PENDING)
         self._frame: bytes | None = None
         self._wake = asyncio.Event()
@@ -100,7 +113,10 @@ class PhoneSocket:
                     frame, self._frame = self._frame, None
                     await asyncio.wait_for(self.ws.send_bytes(frame), SEND_WITHIN)
         except (TimeoutError, ConnectionError):
-            await self.ws.close(code=TOO_SLOW, message=b"too slow")
+            # A close frame would wait behind the frames it does not read, and so would a
+            # close of the transport: the connection is cut, its file freed now.
+            if self._request.transport is not None:
+                self._request.transport.abort()
 
 
 class Bucket:
@@ -136,10 +152,12 @@ class PhoneServer(Closing):
         self._loop = asyncio.new_event_loop()
         self.public = BrowserPublic(self._loop.call_soon_threadsafe, PhoneSocket)
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="phone-server",
                                         daemon=True)
 
     def start(self) -> PhoneServer:
+        _enough_files()
         self._thread.start()
         asyncio.run_coroutine_threadsafe(self._listen(), self._loop).result()
         for number in self.seats:  # no phone has opened the seat yet
@@ -176,6 +194,8 @@ class PhoneServer(Closing):
         """Stop listening, close every socket, end the thread (closing twice is harmless)."""
         if not self._thread.is_alive():
             return
+        if self._listener is not None:
+            self._loop.call_soon_threadsafe(self._listener.close)
         if self._runner is not None:
             asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result()
         self._loop.call_soon_threadsafe(self._loop.stop)
@@ -193,11 +213,20 @@ class PhoneServer(Closing):
         app.router.add_get("/favicon.ico", _no_icon)
         if self._page is not None:
             self._page.add_routes(app.router)
-        self._runner = web.AppRunner(app, access_log=None)  # a log line never holds a link
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self._host, self.port, backlog=128)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
+        # A log line never holds a link; a connection that asks nothing is closed.
+        runner = web.AppRunner(app, access_log=None, keepalive_timeout=IDLE_WITHIN)
+        self._runner = runner
+        await runner.setup()
+        handlers = runner.server
+        assert handlers is not None
+
+        def connection() -> asyncio.BaseProtocol:
+            if len(handlers.connections) >= MAX_CONNECTIONS:
+                return Refusal()
+            return handlers()
+        self._listener = await self._loop.create_server(connection, self._host, self.port,
+                                                        backlog=BACKLOG)
+        self.port = self._listener.sockets[0].getsockname()[1]
 
     def _file(self, name: str):
         async def serve(request: web.Request) -> web.Response:
@@ -231,12 +260,13 @@ class PhoneServer(Closing):
         self._sockets += 1
         try:
             await ws.prepare(request)
-            await self._serve(seat, ws)
+            await self._serve(seat, ws, request)
         finally:
             self._sockets -= 1
         return ws
 
-    async def _serve(self, seat: WebSeat, ws: web.WebSocketResponse) -> None:
+    async def _serve(self, seat: WebSeat, ws: web.WebSocketResponse,
+                     request: web.BaseRequest) -> None:
         try:
             first = await asyncio.wait_for(ws.receive(), HELLO_WITHIN)
         except TimeoutError:
@@ -246,7 +276,7 @@ class PhoneServer(Closing):
         if not isinstance(hello, wire.Hello):
             await ws.close(code=NOT_THIS_SEAT, message=b"not this seat's link")
             return
-        phone = PhoneSocket(ws)
+        phone = PhoneSocket(ws, request)
         if not seat.join(hello, phone):
             await ws.close(code=TAKEN, message=b"taken")
             return
@@ -264,6 +294,24 @@ class PhoneServer(Closing):
         finally:
             seat.left(phone)
             sender.cancel()
+
+
+class Refusal(asyncio.Protocol):
+    """A connection over MAX_CONNECTIONS: told so and closed as it comes, before it is read."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(REFUSAL)
+        transport.close()
+
+
+def _enough_files() -> None:
+    """Raise the soft limit on open files to the hard one if it is under FILES (systemd gives
+    a service 1024, a shell may give less)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < FILES:
+        log.info("open files: soft limit %d raised to %s", soft, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 async def _no_icon(request: web.Request) -> web.Response:
