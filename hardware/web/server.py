@@ -12,7 +12,8 @@ SEND_WITHIN (its socket is cut, not left to flush forever). Only a seated phone'
 edges reach the app's queue.
 
 A sleeping phone stops answering the heartbeat's pings and is dropped within HEARTBEAT and a
-half; it shows offline on the other seats, and its page connects again when it wakes.
+half (more at most a second, see HEARTBEAT); it shows offline on the other seats, and its page
+connects again when it wakes.
 """
 
 from __future__ import annotations
@@ -49,7 +50,12 @@ FILES = 1024  # the process's open files: the bound above, the table's own, a wi
 HELLO_WITHIN = 5.0
 IDLE_WITHIN = 15.0
 SEND_WITHIN = 5.0
-HEARTBEAT = 2.0
+# aiohttp rounds every timer over CEILING seconds up to a whole second of the loop's clock, so
+# all phones' pings fall due at the same instant: one wake-up pings them all, and each phone's
+# pong is one more. A ping goes 1.5 to 2.5 s after the phone was last heard (the rounding),
+# its pong is awaited 0.75 s: a lost phone is offline within 2.75 s of its last word.
+HEARTBEAT = 1.5
+CEILING = 1.0
 RATE = 40.0  # messages a second a phone may send (a thumb makes a few edges a second)
 BURST = 80
 REFUSAL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
@@ -214,7 +220,8 @@ class PhoneServer(Closing):
         if self._page is not None:
             self._page.add_routes(app.router)
         # A log line never holds a link; a connection that asks nothing is closed.
-        runner = web.AppRunner(app, access_log=None, keepalive_timeout=IDLE_WITHIN)
+        runner = web.AppRunner(app, access_log=None, keepalive_timeout=IDLE_WITHIN,
+                               timeout_ceil_threshold=CEILING)
         self._runner = runner
         await runner.setup()
         handlers = runner.server
