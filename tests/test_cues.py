@@ -93,7 +93,8 @@ class Socket:
     def send(self, sealed: bytes) -> None:
         self.sent.append(sealed)
 
-    send_frame = send
+    def send_frame(self, sealed: bytes, written: object = None) -> None:
+        self.sent.append(sealed)
 
     def close(self, code: int, why: str) -> None:
         raise AssertionError("the socket was closed")

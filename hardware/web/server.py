@@ -35,7 +35,7 @@ from ..base import SeatLink, Sink
 from ..closing import Closing
 from . import wire
 from .public import BrowserPublic
-from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator
+from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator, Written
 
 log = logging.getLogger(__name__)
 
@@ -94,14 +94,16 @@ class PhoneSocket:
         self._request = request
         self._pending: collections.deque[bytes] = collections.deque(maxlen=PENDING)
         self._frame: bytes | None = None
+        self._written: Written | None = None  # the app's thread waits for this frame
         self._wake = asyncio.Event()
 
     def send(self, sealed: bytes) -> None:
         self._pending.append(sealed)
         self._wake.set()
 
-    def send_frame(self, sealed: bytes) -> None:
-        self._frame = sealed
+    def send_frame(self, sealed: bytes, written: Written | None = None) -> None:
+        _tell(self._written)  # its frame, superseded, will not go
+        self._frame, self._written = sealed, written
         self._wake.set()
 
     def close(self, code: int, why: str) -> None:
@@ -117,12 +119,23 @@ class PhoneSocket:
                                            SEND_WITHIN)
                 if self._frame is not None:
                     frame, self._frame = self._frame, None
-                    await asyncio.wait_for(self.ws.send_bytes(frame), SEND_WITHIN)
+                    written, self._written = self._written, None
+                    try:
+                        await asyncio.wait_for(self.ws.send_bytes(frame), SEND_WITHIN)
+                    finally:
+                        _tell(written)
         except (TimeoutError, ConnectionError):
             # A close frame would wait behind the frames it does not read, and so would a
             # close of the transport: the connection is cut, its file freed now.
             if self._request.transport is not None:
                 self._request.transport.abort()
+        finally:
+            _tell(self._written)
+
+
+def _tell(written: Written | None) -> None:
+    if written is not None:
+        written()
 
 
 class Bucket:
