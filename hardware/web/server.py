@@ -124,11 +124,14 @@ class PhoneSocket:
                         await asyncio.wait_for(self.ws.send_bytes(frame), SEND_WITHIN)
                     finally:
                         _tell(written)
-        except (TimeoutError, ConnectionError):
-            # A close frame would wait behind the frames it does not read, and so would a
-            # close of the transport: the connection is cut, its file freed now.
+        except TimeoutError:
+            # A phone that does not read: a close frame would wait behind the frames it has
+            # not taken, and so would a close of the transport. The connection is cut, its
+            # file freed now.
             if self._request.transport is not None:
                 self._request.transport.abort()
+        except ConnectionError:
+            pass  # the socket is closing already (a refusal, the phone gone): left to close
         finally:
             _tell(self._written)
 
