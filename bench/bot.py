@@ -3,7 +3,9 @@
 It only reads what the seats are offered (action ids) and the public hourglass, so every move
 goes through the same lobby, menus and buttons a person would use. It plays to keep the game
 moving: setup steps at once, turns ended with little strain, the Lookout flipping when the sand
-runs low, everyone escaping once the deck is empty, then "Play again".
+runs low, everyone escaping once the deck is empty, then "Play again". A one-button seat has
+no PEEK to move its highlight (a short press is ACT, a hold peeks): it only ever takes the
+action on its screen, staying when escaping is not the first choice.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ GAME = "staying-alive"
 BENCH_KEY = hashlib.sha256(b"table-companion bench").digest()  # the companion's key
 FLIP_BELOW = 20.0  # seconds of sand left when the Lookout turns the glass
 # What a seat does when offered it, most wanted first.
-PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end")
+PREFERRED = ("done", "ready", "start", "check:low", "escape", "strain:0", "end", "stay")
 
 
 def next_move(app: App) -> tuple[int, str] | None:
@@ -32,7 +34,7 @@ def next_move(app: App) -> tuple[int, str] | None:
         seat = state.seats[0]
         return seat, "sys:yes" if any(a.id == "sys:yes" for a in app.actions(seat)) else \
             "sys:again"
-    offered = {seat: [a.id for a in app.actions(seat)] for seat in state.seats}
+    offered = {seat: reachable(app, seat) for seat in state.seats}
     glass = app.view(None).hourglass
     if glass is not None and glass.running and glass.remaining < FLIP_BELOW:
         flipper = next((s for s, ids in offered.items() if "flip" in ids), None)
@@ -43,6 +45,16 @@ def next_move(app: App) -> tuple[int, str] | None:
             if wanted in ids:
                 return seat, wanted
     return None
+
+
+def reachable(app: App, seat: int) -> list[str]:
+    """The action ids ``seat``'s buttons can reach: all it is offered, or on a one-button
+    seat the highlighted one alone."""
+    actions = app.actions(seat)
+    if not app.ui[seat].one_button:
+        return [a.id for a in actions]
+    current, _ = app.ui[seat].current(actions)
+    return [] if current is None else [current.id]
 
 
 def label_of(app: App, seat: int, action_id: str) -> str:

@@ -289,8 +289,9 @@ class RealTable:
     def edge(self, seat: int, button: ButtonName, pressed: bool) -> None:
         """Move one pin and wait until the loop has taken the edge and drawn its step."""
         seat_config = next(s for s in self.config.seats if s.number == seat)
-        pin = seat_config.peek if button is ButtonName.PEEK else None
-        pin = seat_config.act if pin is None else pin  # a one-button seat taps ACT
+        pin = seat_config.peek if button is ButtonName.PEEK else seat_config.act
+        if pin is None:  # on a one-button seat a short press of its one button is ACT
+            raise ValueError(f"seat {seat} has no {button.name} button")
         trace = zero.Trace(seat, 0.0)
         self.tracer.step_done.clear()
         self._pending = trace

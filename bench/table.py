@@ -41,13 +41,15 @@ class BenchTable(Closing):
 
     seats: int = SEATS
     stock: bool = False
+    one_button: frozenset[int] = frozenset()  # seats with ACT alone (hold it to peek)
     record: bool = False  # time edges made while the hourglass runs
     edges: list[Edge] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.events: queue.Queue = queue.Queue()
         self.clock = FakeClock()
-        self.table = HeadlessTable(range(1, self.seats + 1), self.events.put, clock=self.clock)
+        self.table = HeadlessTable(range(1, self.seats + 1), self.events.put, clock=self.clock,
+                                   one_button=self.one_button)
         self.buses: dict[int, RecordingBus] = dict(self.table.buses)
         if self.stock:
             self._fit_stock_screens()

@@ -9,13 +9,17 @@ import os
 import pytest
 
 from bench.__main__ import main
+from bench.table import BenchTable
 
 KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_early",
         "idle_cpu", "idle_wakeups", "start_to_ready", "help", "rss_after_game", "journal_p99",
         "shuffle_p", "deal_p"}
 REAL_PATH = {"real_first_byte_p99", "zero_presser_p99", "zero_last_p99", "here_presser_p99",
              "service_ready", "service_rss_ready", "service_rss_reloads",
-             "service_rss_reconnects", "glass_optimum"}
+             "service_rss_reconnects", "glass_optimum",
+             # the shipped tables on the emulated wire (living-room has a one-button seat)
+             "wire_kitchen_presser_p99", "wire_kitchen_last_p99", "wire_living_room_presser_p99",
+             "wire_living_room_last_p99"}
 PHONES = {"phones_press_p99", "phones_idle_cpu", "phones_idle_wakeups", "phones_rss",
           "phones_zero_press_p99"}
 
@@ -42,6 +46,20 @@ def test_bench_quick_run_reports_every_figure_with_its_baseline(quick_run):
     assert figures.keys() >= KEYS | REAL_PATH
     assert all(figures[key]["baseline"] is not None for key in KEYS)
     assert "press to bytes on bus p99" in printed
+
+
+def test_bench_bot_plays_a_whole_game_with_a_one_button_seat():
+    """living-room's seat 5 has ACT alone: it cannot move its highlight, so the bot only ever
+    has it take the action on its screen; the game still runs to its end ("Play again")."""
+    with BenchTable(seats=5, one_button=frozenset({5})) as table:
+        table.open_game(5)
+        for _ in range(400):
+            state = table.app.session.state
+            if state is not None and state.is_terminal():
+                break
+            assert table.play_move(think=1.0)
+        state = table.app.session.state
+        assert state is not None and state.is_terminal()
 
 
 def test_bench_times_phone_presses_to_their_sealed_frames_on_the_real_service(quick_run):
