@@ -480,12 +480,34 @@ def figures(session: Session, seats: int) -> list[Figure]:
     every = [t for t in found if len(t.seats_changed()) == seats]
     background = [t for t in session.steps if t.seat is None and t.sent]
     return [
+        *turn_bytes(every, seats),
         *_spread("real_first_byte", f"press to presser's first byte on bus, here "
                  f"({first.count} presses)", first, 5.0, p99_only_budget=True),
         *_spread("real_last_byte", f"press to step's last byte on bus, here ({handed.count} "
                  f"edges, {len(every)} redraw all {seats})", handed, None),
         Figure("background_steps", "background steps that sent bytes, same stretch",
                len(background), "steps"),
+    ]
+
+
+def turn_bytes(turns: Sequence[zero.Trace], seats: int) -> list[Figure]:
+    """What a step that redraws every seat puts on the wire: each seat's bytes (its
+    addressing, data blocks and their control bytes), and the step's whole, the mux's
+    channel switches included. A full frame is 1096 B a seat (``presses``'s luma row)."""
+    if not turns:
+        return []
+    per_seat = [sum(s.wire_bytes for s in t.sent if s.seat == seat)
+                for t in turns for seat in t.seats_changed()]
+    whole = spread([sum(s.wire_bytes for s in t.sent) for t in turns])
+    return [
+        Figure("turn_seat_bytes", f"bytes per seat in a step that redraws all {seats} (mean, "
+               f"{len(turns)} steps)", statistics.mean(per_seat), "B"),
+        Figure("turn_seat_bytes_p99", f"bytes per seat in a step that redraws all {seats} p99",
+               spread(per_seat).p99, "B"),
+        Figure("turn_bytes_p50", f"bytes on the wire in a step that redraws all {seats} p50",
+               whole.p50, "B"),
+        Figure("turn_bytes_p99", f"bytes on the wire in a step that redraws all {seats} p99",
+               whole.p99, "B"),
     ]
 
 
