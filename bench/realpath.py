@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from smbus2 import i2c_msg
 
 from companion.app import App
 from companion.journal_sqlite import SqliteJournal
@@ -93,6 +94,12 @@ class TimedBus:
         self._bus.write_i2c_block_data(i2c_addr, register, data)
         seat = self._seat_of.get((self.number, self._channel, i2c_addr))
         self._sink.sent(self._bus.wire.root, seat, Transfer(i2c_addr, register, bytes(data)))
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
+        for message in i2c_msgs:
+            self._bus.i2c_rdwr(message)
+            seat = self._seat_of.get((self.number, self._channel, message.addr))
+            self._sink.sent(self._bus.wire.root, seat, Transfer.written(message))
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
         if i2c_addr in MUX_ADDRESSES:
@@ -493,7 +500,7 @@ def figures(session: Session, seats: int) -> list[Figure]:
 def turn_bytes(turns: Sequence[zero.Trace], seats: int) -> list[Figure]:
     """What a step that redraws every seat puts on the wire: each seat's bytes (its
     addressing, data blocks and their control bytes), and the step's whole, the mux's
-    channel switches included. A full frame is 1096 B a seat (``presses``'s luma row)."""
+    channel switches included. A whole frame is 1048 B a seat (luma's full frame 1096 B)."""
     if not turns:
         return []
     per_seat = [sum(s.wire_bytes for s in t.sent if s.seat == seat)

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Sequence
 
 import pytest
+from smbus2 import i2c_msg
 
 from hardware.drivers.bus import BusWriter, RecordingBus
 from hardware.drivers.oled import DISPLAY_OFF, OledScreen
@@ -26,6 +27,10 @@ class HeldBus(RecordingBus):
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
         self.wire.wait(10)
         super().write_i2c_block_data(i2c_addr, register, data)
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
+        self.wire.wait(10)
+        super().i2c_rdwr(*i2c_msgs)
 
 
 @pytest.fixture

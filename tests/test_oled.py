@@ -217,6 +217,19 @@ def test_show_first_frame_is_whole(rig) -> None:
     assert bus.bytes_sent > 1030
 
 
+def test_show_whole_frame_goes_in_page_sized_transfers(rig) -> None:
+    """A whole frame's 1024 RAM bytes go in 8 data transfers of 128, each with its address
+    and control byte (luma's 32-byte SMBus blocks were 32 transfers, 48 B more on the
+    wire): a full redraw is shorter, and the panel still shows the image."""
+    screen, bus, ram = rig
+    image = clock_face("1:23")
+    before = len(bus.transfers)  # after the init sequence: luma's own clear, in its blocks
+    screen.show(image)
+    data = [t for t in bus.transfers[before:] if t.control == 0x40]
+    assert [len(t.data) for t in data] == [128] * 8
+    assert ram.feed(bus.transfers).image().tobytes() == image.tobytes()
+
+
 def test_show_identical_frame_sends_nothing(rig) -> None:
     """Re-showing the same picture costs no bus time at all."""
     screen, bus, _ = rig

@@ -10,11 +10,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+class i2c_msg:  # noqa: N801 (smbus2's name)
+    """A write message, as ``smbus2.i2c_msg.write`` makes one."""
+
+    def __init__(self, addr: int, buf: Sequence[int]) -> None:
+        self.addr = addr
+        self.buf = bytes(buf)
+
+    @staticmethod
+    def write(addr: int, buf: Sequence[int]) -> i2c_msg:
+        return i2c_msg(addr, buf)
+
+    def __bytes__(self) -> bytes:
+        return self.buf
+
+
 class SMBus:
     def __init__(self, number: int) -> None:
         self.number = number
 
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        pass
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
         pass
 
     def write_byte(self, i2c_addr: int, value: int) -> None:

@@ -1,8 +1,9 @@
 """I2C buses for the seat OLEDs: a recording bus for tests and benchmarks, and a TCA9548A mux.
 
-Both speak the small part of the smbus2 ``SMBus`` API that luma's ``i2c(bus=...)`` interface and
-the mux need (``write_i2c_block_data``, ``write_byte``, ``close``), so luma never knows whether
-it talks to a real adapter, a mux channel or a recorder.
+Both speak the small part of the smbus2 ``SMBus`` API that luma's ``i2c(bus=...)`` interface,
+the displays' data and the mux need (``write_i2c_block_data``, ``i2c_rdwr`` with write messages,
+``write_byte``, ``close``), so luma never knows whether it talks to a real adapter, a mux
+channel or a recorder.
 
 Bytes on the wire (what :attr:`Transfer.wire_bytes` counts, and what the budgets in
 docs/ARCHITECTURE.md §9 mean): one address byte, one control byte (luma's 0x00 for commands,
@@ -21,6 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
+from smbus2 import i2c_msg
+
 log = logging.getLogger(__name__)
 
 MUX_ADDRESSES = range(0x70, 0x78)
@@ -31,6 +34,8 @@ class I2cBus(Protocol):
     """The smbus2 subset our displays and the mux use."""
 
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None: ...
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None: ...
 
     def write_byte(self, i2c_addr: int, value: int) -> None: ...
 
@@ -48,6 +53,13 @@ class Transfer:
     @property
     def wire_bytes(self) -> int:
         return 1 + (self.control is not None) + len(self.data)
+
+    @classmethod
+    def written(cls, message: i2c_msg) -> Transfer:
+        """An ``i2c_rdwr`` write message (the displays' data): its first byte is the control
+        byte, as ``write_i2c_block_data``'s register is."""
+        data = bytes(message)
+        return cls(message.addr, data[0], data[1:])
 
 
 class RecordingBus:
@@ -78,6 +90,10 @@ class RecordingBus:
 
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
         self._record(Transfer(i2c_addr, register, bytes(data)))
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
+        for message in i2c_msgs:
+            self._record(Transfer.written(message))
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
         self._record(Transfer(i2c_addr, None, bytes([value])))
@@ -151,6 +167,10 @@ class MuxChannel:
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Iterable[int]) -> None:
         with self.mux.selected(self.number) as bus:
             bus.write_i2c_block_data(i2c_addr, register, list(data))
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
+        with self.mux.selected(self.number) as bus:
+            bus.i2c_rdwr(*i2c_msgs)
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
         with self.mux.selected(self.number) as bus:

@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from smbus2 import i2c_msg
+
 from .bus import MUX_ADDRESSES, Transfer
 
 I2C_HZ = 400_000
@@ -97,6 +99,10 @@ class WireBus:
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
         self.wire.carry(self.number, self._kernel_channel, Transfer(i2c_addr, register,
                                                                     bytes(data)))
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
+        for message in i2c_msgs:
+            self.wire.carry(self.number, self._kernel_channel, Transfer.written(message))
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
         self.wire.carry(self.number, self._kernel_channel, Transfer(i2c_addr, None,

@@ -3,7 +3,9 @@
 luma's ``display()`` always sends the whole 1 KiB frame (23 ms at 400 kHz, so 187 ms for 8
 seats): too slow for a running hourglass. We keep the controller RAM we last wrote (8 pages of
 128 column bytes, bit 0 = top row of the page, exactly luma's bit order), and for a new frame
-send only the changed column spans through luma's ``command()``/``data()``:
+send only the changed column spans: the addressing through luma's ``command()``, the bytes as
+``i2c_rdwr`` writes of up to :data:`I2C_BLOCK` bytes (luma's ``data()`` on a bus it was given
+sends SMBus blocks of 32, each a transfer of its own):
 
 - SSD1306 (horizontal addressing, set by luma's init): a window ``COLUMNADDR start end`` +
   ``PAGEADDR first last`` then the bytes; the write pointer wraps from page to page inside the
@@ -34,6 +36,7 @@ from luma.core.device import device as LumaDevice
 from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
+from smbus2 import i2c_msg
 
 from ..base import SCREEN_SIZE, SeatScreen
 from .bus import BusWriter, I2cBus
@@ -47,7 +50,11 @@ DISPLAY_OFF = 0xAE
 DISPLAY_ON = 0xAF
 NOP = 0xE3  # the same on both controllers: a harmless probe
 COMMAND_MODE = 0x00
-I2C_BLOCK = 32  # luma sends data through smbus in blocks of at most 32 bytes
+DATA_MODE = 0x40  # the control byte before display RAM bytes (luma's, and ours)
+# The RAM bytes of one transfer (an ``i2c_rdwr`` message, not luma's 32-byte SMBus blocks):
+# each transfer costs its address and control bytes and the driver's set-up, so a longer one
+# sends fewer, and a press behind a redraw still waits for one transfer only (3 ms at 400 kHz).
+I2C_BLOCK = 128
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns centred in the SH1106's 132-column RAM
 
 _BIT_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
@@ -425,7 +432,8 @@ class OledScreen(SeatScreen):
             if commands:
                 device.command(*commands)
             else:
-                device.data([goal[offset] for offset in offsets])
+                data = [DATA_MODE, *(goal[offset] for offset in offsets)]
+                self._bus.i2c_rdwr(i2c_msg.write(self._address, data))
         except luma.core.error.DeviceNotFoundError as error:
             raise OSError(errno.EREMOTEIO, str(error)) from error
         if offsets:
