@@ -2,8 +2,9 @@
 
 The speaker plays up to three sounds at once (a prompt, the masking noise, a tune) through one
 ALSA device, so it adds them itself, a period at a time. Python 3.13 has no ``audioop``; a
-period is a few hundred samples, and ``map`` over ``operator`` functions keeps the per-sample
-work in C except for the final clip to 16 bits.
+period is a few hundred samples, and ``map`` over builtins and ``operator`` functions keeps
+every per-sample step in C, the clip to 16 bits included (a Zero 2 W mixes while the table
+plays).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import array
 import operator
 from collections.abc import Sequence
+from itertools import repeat
 
 LOWEST, HIGHEST = -32768, 32767
 
@@ -73,4 +75,5 @@ def mix(parts: Sequence[Sequence[float]]) -> bytes:
     total = [0.0] * max(map(len, parts), default=0)
     for part in parts:
         total[:len(part)] = map(operator.add, total, part)
-    return array.array("h", [min(HIGHEST, max(LOWEST, round(v))) for v in total]).tobytes()
+    clipped = map(min, repeat(HIGHEST), map(max, repeat(LOWEST), map(round, total)))
+    return array.array("h", clipped).tobytes()
