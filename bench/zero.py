@@ -53,7 +53,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from hardware.drivers.emulated_wire import BITS_PER_BYTE, FRAMING_BITS, I2C_HZ, TRANSFER_OVERHEAD
+from hardware.drivers.emulated_wire import I2C_HZ, wire_seconds
 
 CPU_FACTOR = 10.0
 WAKE = 0.0002
@@ -215,6 +215,17 @@ class _Wire:
                 del self.tasks[seat]
 
 
+def wire_only(trace: Trace, hz: float) -> float:
+    """The soonest the step's last seat can be complete after its edge: every transfer the
+    step handed over (the mux's channel switches too) back to back on its busiest wire at
+    ``hz``, with no CPU, no commit, no wake-up and nothing else on the wire. A step whose
+    bytes alone take longer than a goal misses it however fast the Pi computes."""
+    per_wire: dict[int, float] = {}
+    for sent in trace.sent:
+        per_wire[sent.bus] = per_wire.get(sent.bus, 0.0) + wire_seconds(sent.wire_bytes, hz)
+    return max(per_wire.values(), default=0.0)
+
+
 JOURNAL, SETTLE, SEND = range(3)  # what the loop did at a moment of its CPU, in that order
 
 
@@ -246,8 +257,8 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
                 now = max(now, durable)
             else:
                 assert isinstance(what, _Send)
-                seconds = ((what.sent.wire_bytes * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz
-                           + TRANSFER_OVERHEAD + what.sent.writer_cpu * pi.cpu_factor)
+                seconds = (wire_seconds(what.sent.wire_bytes, pi.i2c_hz)
+                           + what.sent.writer_cpu * pi.cpu_factor)
                 wire.submit(_Transfer(now, seconds, index, what.seat),
                             urgent=trace.seat is not None and what.seat == trace.seat)
         loop_free = now + max(0.0, trace.cpu_ended - cpu) * pi.cpu_factor

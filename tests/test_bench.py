@@ -10,11 +10,13 @@ import pytest
 
 from bench.__main__ import main
 from bench.table import BenchTable
+from hardware.drivers.emulated_wire import BITS_PER_BYTE, FRAMING_BITS, TRANSFER_OVERHEAD
 
 KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_early",
         "idle_cpu", "idle_wakeups", "start_to_ready", "help", "rss_after_game", "journal_p99",
         "shuffle_p", "deal_p"}
 REAL_PATH = {"real_first_byte_p99", "zero_presser_p99", "zero_last_p99", "here_presser_p99",
+             "zero_wire_only_p99", "zero_wire_only_over",
              "service_ready", "service_rss_ready", "service_rss_reloads",
              "service_rss_reconnects", "glass_optimum",
              # the shipped tables on the emulated wire (living-room has a one-button seat)
@@ -145,7 +147,7 @@ def test_zero_model_overlaps_the_commit_with_drawing():
 
     commit = 0.010
     pi = dataclasses.replace(zero.ZERO_2W, commit=lambda rng: commit)
-    wire = (100 * zero.BITS_PER_BYTE + zero.FRAMING_BITS) / pi.i2c_hz + zero.TRANSFER_OVERHEAD
+    wire = (100 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
     for draw in (0.002, 0.0001):  # the loop's CPU here from the append to the settle
         trace = zero.Trace(1, 0.0, journaled=[zero.Journaled(0.0, 0.0001, True)],
                            settled=[0.0001 + draw],
@@ -162,7 +164,7 @@ def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer
     from bench import zero
 
     pi = dataclasses.replace(zero.ZERO_2W, commit=zero.sd_quiet)
-    transfer = (34 * zero.BITS_PER_BYTE + zero.FRAMING_BITS) / pi.i2c_hz + zero.TRANSFER_OVERHEAD
+    transfer = (34 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
     turn = zero.Trace(3, 0.0, sent=[zero.Sent(0.0, 0.0, 1, seat, 34) for seat in (1, 2, 3)
                                     for _ in range(4)])
     turn_on_pi = zero.simulate([turn], pi, journal_cpu=0.0)[0]
@@ -185,3 +187,32 @@ def test_zero_i2c_clock_is_the_divided_core_clock_install_sh_fixes():
     assert pytest.approx(250e6 / 626) == zero.ZERO_I2C_HZ
     assert zero.bcm2835_i2c_hz(100_000, 250_000_000) == 100_000
     assert zero.UNFIXED_I2C_HZ == 250_000
+
+
+def test_zero_wire_floor_is_the_busiest_wire_bytes_alone_and_counts_steps_past_the_goal():
+    """A step's floor on the Zero is its transfers (the mux's switches too) back to back on
+    its busiest wire, no CPU and no commit: the model's last seat is never sooner. A turn
+    change of 7 kB on one wire needs more than 150 ms of wire alone; the same bytes split
+    over two wires do not, and the share of edges past the goal counts the first only."""
+    from bench import realpath, zero
+
+    hz = zero.ZERO_I2C_HZ
+
+    def on_wire(sizes: list[int]) -> float:
+        return sum((n * BITS_PER_BYTE + FRAMING_BITS) / hz + TRANSFER_OVERHEAD for n in sizes)
+
+    frames = [(seat, 129) for seat in range(1, 9) for _ in range(7)]  # 8 seats, 7 blocks each
+    one_wire = zero.Trace(1, 0.0, sent=[zero.Sent(0.0, 0.0, 1, None, 1)]
+                          + [zero.Sent(0.0, 0.0, 1, seat, n) for seat, n in frames])
+    two_wires = zero.Trace(1, 0.0, sent=[zero.Sent(0.0, 0.0, 1 if seat <= 4 else 3, seat, n)
+                                         for seat, n in frames])
+    assert zero.wire_only(one_wire, hz) == pytest.approx(on_wire([1] + [129] * 56))
+    assert zero.wire_only(two_wires, hz) == pytest.approx(on_wire([129] * 28))
+    assert zero.wire_only(one_wire, hz) > 0.150 > zero.wire_only(two_wires, hz)
+    last = zero.simulate([one_wire], zero.ZERO_2W, journal_cpu=0.0)[0].last_done
+    assert last is not None and last >= zero.wire_only(one_wire, hz)
+    session = realpath.Session([one_wire, two_wires], [one_wire, two_wires])
+    figures = {f.key: f for f in realpath.wire_bound_figures(session, 8, hz, 150.0)}
+    assert figures["zero_wire_only_over"].value == pytest.approx(50.0)
+    assert figures["zero_wire_only_over"].verdict == "OVER"
+    assert figures["zero_wire_only_max"].value == pytest.approx(1000 * on_wire([1] + [129] * 56))

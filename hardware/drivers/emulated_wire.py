@@ -39,7 +39,7 @@ TRANSFER_OVERHEAD = 100e-6
 KERNEL_MUX_ADDRESS = 0x70  # the i2c-mux overlay's TCA9548A (hardware/tables/kitchen.toml)
 
 
-def wire_seconds(wire_bytes: int, hz: int = I2C_HZ) -> float:
+def wire_seconds(wire_bytes: int, hz: float = I2C_HZ) -> float:
     """One transfer on a Pi's bus: its clocks, START/STOP and the driver's overhead."""
     return (wire_bytes * BITS_PER_BYTE + FRAMING_BITS) / hz + TRANSFER_OVERHEAD
 
