@@ -54,7 +54,7 @@ THINK = 0.2  # seconds between two moves: the hourglass ticks meanwhile
 PLAYERS = 5
 SCRATCH = Path(__file__).resolve().parent
 BUSES = (1, 3)  # the Pi's I2C buses the two muxes hang on (bus 3: a Pi 4 or 5 only)
-ONE_BUS = (1,)  # every shipped table (no wiring of ours uses i2c_vc, GPIO 0/1)
+ONE_BUS = (1,)  # every shipped table (GPIO 0/1, i2c_vc, are the HAT EEPROM's: hardware/README.md)
 TABLES = Path(__file__).resolve().parent.parent / "hardware" / "tables"
 KITCHEN_MUX = {11: (1, 0), 12: (1, 1), 13: (1, 2), 14: (1, 3)}  # kitchen.toml's comments
 # The shipped tables played on the emulated wire (pods.toml has two wired seats: too few for
