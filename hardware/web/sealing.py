@@ -27,9 +27,7 @@ class SeatKey:
     def __init__(self, seat: int, key: bytes | None = None) -> None:
         self.seat = seat
         self._key = key if key is not None else secrets.token_bytes(KEY_BYTES)
-        if len(self._key) != KEY_BYTES:
-            raise ValueError(f"a seat key has {KEY_BYTES} bytes")
-        self._aead = ChaCha20Poly1305(self._key)
+        self._aead = ChaCha20Poly1305(self._key)  # which refuses a key of another length
         self._to_phone = associated_data(seat, TO_PHONE)
         self._to_table = associated_data(seat, TO_TABLE)
 
