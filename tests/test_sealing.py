@@ -200,6 +200,20 @@ def test_sealing_maps_no_library_the_web_server_had_not() -> None:
     assert done.stdout.split("\n")[:2] == ["[]", "False"], done
 
 
+def test_sealing_finds_the_systems_libcrypto_when_python_has_no_extension_linking_it() -> None:
+    """A Python with neither ``_hashlib`` nor ``_ssl`` as a file of its own (built in, or
+    left out): the system's libcrypto serves, and gives RFC 8439's example."""
+    script = ("import sys; sys.modules['_hashlib'] = sys.modules['_ssl'] = None\n"
+              "import ctypes.util\n"
+              "from hardware.web.chacha import ChaCha20Poly1305, libcrypto\n"
+              "print(libcrypto()._name == ctypes.util.find_library('crypto'))\n"
+              f"print(ChaCha20Poly1305({RFC_KEY!r}).encrypt({RFC_NONCE!r}, {RFC_PLAIN!r}, "
+              f"{RFC_AAD!r}).hex())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).parent.parent)
+    assert done.stdout.split() == ["True", (RFC_CIPHER + RFC_TAG).hex()], done
+
+
 def test_sealing_without_libcrypto_names_the_package_to_install(tmp_path: Path) -> None:
     """No file that reaches ChaCha20-Poly1305 (none there, or a library without it): the
     error says which package brings it."""
