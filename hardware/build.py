@@ -23,7 +23,7 @@ from .drivers.wires import SYSFS, wire_of
 from .pods.discovery import PodFinder, PortLister
 from .pods.link import PodLink
 
-if TYPE_CHECKING:  # the web server (aiohttp, asyncio, cryptography: ~25 MiB) is imported
+if TYPE_CHECKING:  # the web server (aiohttp with asyncio: ~25 MiB) is imported
     from .web.server import Routes  # only for a table that serves phones or its page
 
 log = logging.getLogger(__name__)

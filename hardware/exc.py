@@ -37,3 +37,7 @@ class AlsaError(HardwareError, OSError):
 
 class PodVersionError(HardwareError, ValueError):
     """The pod speaks another protocol version: its firmware and the companion differ."""
+
+
+class LibcryptoError(HardwareError, OSError):
+    """OpenSSL's libcrypto is missing, or refused a call the phone seats' encryption makes."""

@@ -99,11 +99,11 @@ apt_ensure() {  # apt_ensure PACKAGE: installed already, or installed now; false
     say "installed the OS package $1"
 }
 
-# 32-bit Raspberry Pi OS (armhf): PyPI has no wheels of pygame, Pillow or cryptography (the
-# phone seats') for it, and the newest cbor2 (luma.core's) and cryptography build with Rust.
-# The OS's own packages serve (pyproject.toml's lowest versions are Bookworm's), seen by the
-# venv through --system-site-packages; pip then keeps them (only-if-needed).
-ARMHF_PACKAGES="python3-pygame python3-pil python3-cbor2 python3-cryptography"
+# 32-bit Raspberry Pi OS (armhf): PyPI has no wheels of pygame or Pillow for it, and the
+# newest cbor2 (luma.core's) builds with Rust. The OS's own packages serve (pyproject.toml's
+# lowest versions are Bookworm's), seen by the venv through --system-site-packages; pip then
+# keeps them (only-if-needed).
+ARMHF_PACKAGES="python3-pygame python3-pil python3-cbor2"
 
 is_armhf() {  # the userland, not the kernel: 32-bit Pi OS runs a 64-bit kernel on a Pi 4 or 5
     [ "$(dpkg --print-architecture 2>/dev/null)" = armhf ]
@@ -126,7 +126,7 @@ ensure_os_packages() {
 
 explain_pip_failure() {
     if is_armhf; then
-        say "On 32-bit ARM PyPI has no ready-built pygame, Pillow or cryptography: the OS's"
+        say "On 32-bit ARM PyPI has no ready-built pygame or Pillow: the OS's"
         say "  packages serve. Fix: sudo apt update && sudo apt install $ARMHF_PACKAGES"
         say "  && sudo $0"
     fi

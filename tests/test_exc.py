@@ -18,6 +18,7 @@ BUILTIN_BASES = {
     exc.AlsaError: OSError,
     exc.NoKeyboard: RuntimeError,
     exc.PodVersionError: ValueError,
+    exc.LibcryptoError: OSError,
 }
 
 

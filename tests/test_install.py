@@ -235,26 +235,28 @@ def test_install_keeps_the_i2c_clock_steady_on_a_pi_3_and_zero_2_w_unless_set(pi
     assert "core_freq=250 (Pi 3, Zero 2 W: a steady I2C clock)" in said(pi)
 
 
-ARMHF_PACKAGES = ("python3-pygame", "python3-pil", "python3-cbor2", "python3-cryptography")
+ARMHF_PACKAGES = ("python3-pygame", "python3-pil", "python3-cbor2")
 
 
 @pytest.mark.parametrize("arch", ["armhf", "arm64"])
 def test_install_takes_pygame_pillow_and_cbor2_from_the_os_on_32_bit(pi, arch):
     """On 32-bit Pi OS, where PyPI has no wheels of them, the OS's pygame, Pillow and cbor2
-    are installed for the venv to see; on 64-bit PyPI's wheels serve and none is asked for."""
+    are installed for the venv to see; on 64-bit PyPI's wheels serve and none is asked for.
+    No python3-cryptography on either: the phones' seals are the OS's libcrypto's."""
     state = pi[3]
     (state / "arch").write_text(arch)
-    for package in ARMHF_PACKAGES:
+    for package in (*ARMHF_PACKAGES, "python3-cryptography"):
         (state / f"archive-{package}").touch()
     calls = run(pi, "--venv-only")
     installed = [package for package in ARMHF_PACKAGES
                  if f"apt-get install -y -q --no-install-recommends {package}" in calls]
     assert installed == (list(ARMHF_PACKAGES) if arch == "armhf" else [])
+    assert not [call for call in calls if "cryptography" in call]
 
 
 @pytest.mark.parametrize("arch", ["armhf", "arm64"])
 def test_install_a_failed_pip_says_why_on_32_bit(pi, arch):
-    """pip fails (on armv7 PyPI builds no pygame, Pillow or cryptography, and the OS's were
+    """pip fails (on armv7 PyPI builds no pygame or Pillow, and the OS's were
     not installed): the install stops, and on 32-bit names the OS packages that fix it."""
     root, state = pi[1], pi[3]
     (state / "arch").write_text(arch)
@@ -262,7 +264,7 @@ def test_install_a_failed_pip_says_why_on_32_bit(pi, arch):
     done = install_sh(pi, "--venv-only")
     assert done.returncode == 1
     assert "pip could not install the companion" in done.stderr
-    fix = "sudo apt install python3-pygame python3-pil python3-cbor2 python3-cryptography"
+    fix = "sudo apt install python3-pygame python3-pil python3-cbor2"
     assert (fix in done.stdout) == (arch == "armhf")
     assert not (root / "opt/table-companion/venv/.source-hash").exists()
 

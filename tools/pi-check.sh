@@ -31,7 +31,7 @@
 #      config.txt. systemd is not running here, so its systemctl is told so (SYSTEMD_OFFLINE=1,
 #      what it assumes in a chroot it detects): it enables units, and ignores start, stop,
 #      daemon-reload and is-active (which then answers yes).
-# On armhf the install takes pygame, Pillow, cbor2 and cryptography from the OS's packages
+# On armhf the install takes pygame, Pillow and cbor2 from the OS's packages
 # (PyPI has no 32-bit ARM wheels of them): Bookworm's are pyproject.toml's lowest versions.
 # Not a Pi: no GPIO, no I2C, no systemd as PID 1, and emulated timings mean nothing.
 set -euo pipefail
