@@ -23,8 +23,8 @@ from .drivers.wires import SYSFS, wire_of
 from .pods.discovery import PodFinder, PortLister
 from .pods.link import PodLink
 
-if TYPE_CHECKING:  # the web server (aiohttp with asyncio: ~25 MiB) is imported
-    from .web.server import Routes  # only for a table that serves phones or its page
+if TYPE_CHECKING:  # the web server (asyncio, h11, wsproto) is imported
+    from .web.server import Pages  # only for a table that serves phones or its page
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def build_table(
     bus_factory: BusFactory | None = None,
     clock: Clock = time.monotonic,
     pod_ports: PortLister = comports,
-    page: Routes | None = None,
+    page: Pages | None = None,
     sysfs: Path = SYSFS,
 ) -> TableHardware:
     """Open every pin and bus the config names; on any failure close what was opened.

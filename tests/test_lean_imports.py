@@ -1,11 +1,14 @@
 """The service loads only the parts its table uses (issue 27: resident memory under 48 MiB).
 
-The web server (aiohttp with asyncio) is about 25 MiB of the service's memory, and
+aiohttp (the server the phones once ran on, still the tests' and the bench's client) cost
+the service about 12 MiB, the cryptography package (the seals', once) several, and
 pkg_resources, which pygame's import would pull in, about 10: a wired table without phones
-or its page must load neither, and a table that serves its page still gets its server; the
-phones' seals load no package of their own. Checked on the real ``companion play --table``
-(bench/service.py's harness), by the shared objects mapped into the process at READY, so a
-module-level import added anywhere on the path turns this red.
+or its page must load none of them, and a table with phone seats and its page serves both
+with neither aiohttp nor cryptography (its server is h11 and wsproto, its seals OpenSSL's
+libcrypto through ctypes). Checked on the real ``companion play --table`` (bench/service.py's
+harness), by the shared objects mapped into the process at READY (aiohttp's and
+cryptography's compiled parts; h11 and wsproto have none), so a module-level import added
+anywhere on the path turns this red.
 """
 
 from __future__ import annotations
@@ -13,25 +16,28 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 from bench.realpath import table_toml
 from bench.service import Service
 
-WEB_SERVER = ("/aiohttp/",)
-NOT_AT_ALL = ("/cryptography/",)  # the phones' seals are libcrypto's, through ctypes (issue 23)
+HEAVY = ("/aiohttp/", "/cryptography/")  # what the service has no need of, on any table
 
 
-def mapped_packages(table: str, folder: Path) -> set[str]:
-    """Which of the web server's packages (or of those it must not load) the service started
-    on ``table`` has loaded."""
+def mapped_packages(table: str, folder: Path, pages: tuple[str, ...] = ()) -> set[str]:
+    """Which of HEAVY the service started on ``table`` has loaded, once it has answered each
+    of ``pages`` (addresses) with a 200."""
     service = Service(folder, None, table)
     try:
         service.start()
+        for page in pages:
+            with urllib.request.urlopen(page, timeout=10) as answer:
+                assert answer.status == 200, page
         maps = Path(f"/proc/{service.pid()}/maps").read_text()
     finally:
         service.stop()
-    return {package for package in (*WEB_SERVER, *NOT_AT_ALL) if package in maps}
+    return {package for package in HEAVY if package in maps}
 
 
 def free_port() -> int:
@@ -44,18 +50,17 @@ def test_a_wired_table_loads_no_web_server(tmp_path: Path) -> None:
     assert mapped_packages(table_toml(2), tmp_path) == set()
 
 
-def test_a_table_serving_its_page_loads_the_web_server(tmp_path: Path) -> None:
-    page = table_toml(2).replace("[table]\n", "[table]\npage = true\n", 1)
-    page += f'[phones]\nport = {free_port()}\nlisten = "127.0.0.1"\n'
-    assert mapped_packages(page, tmp_path) == set(WEB_SERVER)
-
-
-def test_a_table_with_phone_seats_seals_without_the_cryptography_package(tmp_path: Path) -> None:
-    """Two wired seats and two phone seats: the server runs, its seals are OpenSSL's."""
-    phones = table_toml(2) + "".join(f"[[seat]]\nnumber = {number}\nphone = true\n"
-                                     for number in (3, 4))
-    phones += f'[phones]\nport = {free_port()}\nlisten = "127.0.0.1"\n'
-    assert mapped_packages(phones, tmp_path) == set(WEB_SERVER)
+def test_a_table_with_phone_seats_and_its_page_serves_them_without_either(
+        tmp_path: Path) -> None:
+    """Two wired seats, two phone seats and the table's page: the server answers both
+    seats' pages and the table's."""
+    port = free_port()
+    table = table_toml(2).replace("[table]\n", "[table]\npage = true\n", 1)
+    table += "".join(f"[[seat]]\nnumber = {number}\nphone = true\n" for number in (3, 4))
+    table += f'[phones]\nport = {port}\nlisten = "127.0.0.1"\n'
+    pages = tuple(f"http://127.0.0.1:{port}{path}"
+                  for path in ("/seat/3", "/seat/4", "/settings"))
+    assert mapped_packages(table, tmp_path, pages) == set()
 
 
 def test_pygame_loads_without_pkg_resources_and_still_finds_its_font() -> None:

@@ -20,10 +20,9 @@ import json
 from collections.abc import Callable
 from typing import Protocol
 
-from aiohttp import web
-
 from ..base import Code, PublicPage, PublicScreen
 from ..qr import qr_modules
+from .http import Request, WebSocket
 
 MAX_VIEWERS = 8
 MAX_MESSAGE = 64  # a viewer has nothing to say
@@ -76,8 +75,7 @@ def runs_on(before: PublicPage, shown_at: float, page: PublicPage, now: float) -
 class BrowserPublic(PublicScreen):
     """The public screen for every browser watching ``/table``."""
 
-    def __init__(self, post: Post,
-                 viewer: Callable[[web.WebSocketResponse, web.BaseRequest], Viewer]) -> None:
+    def __init__(self, post: Post, viewer: Callable[[WebSocket], Viewer]) -> None:
         self._post = post
         self._viewer = viewer
         self._shown: tuple[PublicPage, float] | None = None  # the app's thread only
@@ -109,22 +107,20 @@ class BrowserPublic(PublicScreen):
         for viewer in self._viewers:
             viewer.send(message)
 
-    async def socket(self, request: web.Request) -> web.StreamResponse:
+    async def socket(self, request: Request) -> None:
         """One viewer: the current page at once, then each change; it may say nothing."""
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT)
-        await ws.prepare(request)
+        ws = await request.websocket(MAX_MESSAGE, HEARTBEAT)
         if len(self._viewers) >= MAX_VIEWERS:
-            await ws.close(code=FULL, message=b"too many viewers")
-            return ws
-        viewer = self._viewer(ws, request)
+            ws.close(FULL, "too many viewers")
+            return
+        viewer = self._viewer(ws)
         self._viewers.add(viewer)
         sender = asyncio.ensure_future(viewer.run())
         if self._page is not None:
             viewer.send(self._page)
         try:
-            async for _ in ws:
-                await ws.close(code=REFUSED, message=b"a viewer sends nothing")
+            if await ws.receive() is not None:
+                ws.close(REFUSED, "a viewer sends nothing")
         finally:
             self._viewers.discard(viewer)
             sender.cancel()
-        return ws

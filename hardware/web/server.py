@@ -1,4 +1,5 @@
-"""The phone seats' web server: aiohttp on its own thread, in the companion's process.
+"""The phone seats' web server: h11 and wsproto (``http``) on its own thread and asyncio loop,
+in the companion's process.
 
 It serves the seat page and the public page (``public``: the public screen in a browser;
 static files read once at start: no CDN, no build step) and one
@@ -7,9 +8,9 @@ of it reaches the table's loop: a message over MAX_MESSAGE bytes, anything whose
 not open with the seat's key, more than RATE messages a second, a hello that does not come
 within HELLO_WITHIN, more than MAX_SOCKETS sockets or MAX_CONNECTIONS connections at once
 (the rest get a 503 and are closed as they come, so the server's files stay bounded), a
-connection that sends no request within IDLE_WITHIN, a phone that does not take a frame within
-SEND_WITHIN (its socket is cut, not left to flush forever). Only a seated phone's well-formed
-edges reach the app's queue.
+connection that sends no request within ``http.IDLE_WITHIN``, a phone that does not take a
+frame within SEND_WITHIN (its socket is cut, not left to flush forever). Only a seated phone's
+well-formed edges reach the app's queue.
 
 A sleeping phone stops answering the heartbeat's pings and is dropped within HEARTBEAT and a
 half (more at most a second, see HEARTBEAT); it shows offline on the other seats, and its page
@@ -29,11 +30,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from aiohttp import WSMsgType, web
-
 from ..base import SeatLink, Sink
 from ..closing import Closing
 from . import wire
+from .http import Refused, Request, Response, Routes, Server, WebSocket
 from .public import BrowserPublic
 from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator, Written
 
@@ -41,24 +41,22 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 256  # a phone's messages are under 60 bytes
 MAX_SOCKETS = 64
-# The sockets and the pages being loaded beside them. The count is of the connections aiohttp
-# has seen made, so one batch that asyncio takes from the kernel at once (up to BACKLOG) may
-# go over it: MAX_CONNECTIONS + BACKLOG is the bound on the server's files.
+# The sockets and the pages being loaded beside them. The connections over it are refused as
+# they come, and one batch that asyncio takes from the kernel at once (up to BACKLOG) holds
+# its files until the loop closes them: MAX_CONNECTIONS + BACKLOG bounds the server's files.
 MAX_CONNECTIONS = 128
 BACKLOG = 128
 FILES = 1024  # the process's open files: the bound above, the table's own, a wide margin
 HELLO_WITHIN = 5.0
-IDLE_WITHIN = 15.0
 SEND_WITHIN = 5.0
-# aiohttp rounds every timer over CEILING seconds up to a whole second of the loop's clock, so
-# all phones' pings fall due at the same instant: one wake-up pings them all, and each phone's
-# pong is one more. A ping goes 1.5 to 2.5 s after the phone was last heard (the rounding),
-# its pong is awaited 0.75 s: a lost phone is offline within 2.75 s of its last word.
+# Every timer over http.CEILING seconds is rounded up to a whole second of the loop's clock
+# (hardware/web/http.py), so all phones' pings fall due at the same instant: one wake-up pings
+# them all, and each phone's pong is one more. A ping goes 1.5 to 2.5 s after the phone was
+# last heard (the rounding), its pong is awaited 0.75 s: a lost phone is offline within
+# 2.75 s of its last word.
 HEARTBEAT = 1.5
-CEILING = 1.0
 RATE = 40.0  # messages a second a phone may send (a thumb makes a few edges a second)
 BURST = 80
-REFUSAL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 PENDING = 64  # small messages waiting for a slow phone; past that the oldest go
 
 NOT_THIS_SEAT = 4401  # the hello did not open with the seat's key
@@ -69,29 +67,20 @@ TOO_SLOW = 4408
 
 STATIC = Path(__file__).parent / "static"
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
-HEADERS = {  # the page loads only its own files and talks only to its own server
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
-                               "connect-src 'self'; img-src 'self'; base-uri 'none'; "
-                               "form-action 'none'; frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-store",
-}
 
 
-class Routes(Protocol):
+class Pages(Protocol):
     """More pages on the same server (the table's page: hardware/web/table_page.py)."""
 
-    def add_routes(self, router: web.UrlDispatcher) -> None: ...
+    def add_routes(self, routes: Routes) -> None: ...
 
 
 class PhoneSocket:
     """One phone's WebSocket, written by its own sender task: small messages in order, and
     of the frames only the latest (a phone that lags skips to the current screen)."""
 
-    def __init__(self, ws: web.WebSocketResponse, request: web.BaseRequest) -> None:
+    def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
-        self._request = request
         self._pending: collections.deque[bytes] = collections.deque(maxlen=PENDING)
         self._frame: bytes | None = None
         self._written: Written | None = None  # the app's thread waits for this frame
@@ -107,7 +96,7 @@ class PhoneSocket:
         self._wake.set()
 
     def close(self, code: int, why: str) -> None:
-        asyncio.ensure_future(self.ws.close(code=code, message=why.encode()))
+        self.ws.close(code, why)
 
     async def run(self) -> None:
         try:
@@ -128,8 +117,7 @@ class PhoneSocket:
             # A phone that does not read: a close frame would wait behind the frames it has
             # not taken, and so would a close of the transport. The connection is cut, its
             # file freed now.
-            if self._request.transport is not None:
-                self._request.transport.abort()
+            self.ws.abort()
         except ConnectionError:
             pass  # the socket is closing already (a refusal, the phone gone): left to close
         finally:
@@ -161,7 +149,7 @@ class PhoneServer(Closing):
 
     def __init__(self, numbers: Iterable[int], sink: Sink, *, host: str = "0.0.0.0",
                  port: int = 0, public_host: str | None = None,
-                 clock: Clock = time.monotonic, page: Routes | None = None) -> None:
+                 clock: Clock = time.monotonic, page: Pages | None = None) -> None:
         self._sink = sink
         self._page = page
         self._host = host
@@ -173,8 +161,7 @@ class PhoneServer(Closing):
         self._sockets = 0
         self._loop = asyncio.new_event_loop()
         self.public = BrowserPublic(self._loop.call_soon_threadsafe, PhoneSocket)
-        self._runner: web.AppRunner | None = None
-        self._listener: asyncio.Server | None = None
+        self._server: Server | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="phone-server",
                                         daemon=True)
 
@@ -216,116 +203,89 @@ class PhoneServer(Closing):
         """Stop listening, close every socket, end the thread (closing twice is harmless)."""
         if not self._thread.is_alive():
             return
-        if self._listener is not None:
-            self._loop.call_soon_threadsafe(self._listener.close)
-        if self._runner is not None:
-            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result()
+        if self._server is not None:
+            asyncio.run_coroutine_threadsafe(self._server.close(), self._loop).result()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()
 
     async def _listen(self) -> None:
-        app = web.Application(client_max_size=1024, handler_args={"max_field_size": 4096})
-        app.router.add_get("/", self._file("index.html"))
-        app.router.add_get(r"/seat/{seat:\d{1,2}}", self._seat_page)
-        app.router.add_get(r"/ws/seat/{seat:\d{1,2}}", self._socket)
-        app.router.add_get("/static/{name:.+}", self._static)
-        app.router.add_get("/table", self._file("table.html"))
-        app.router.add_get("/ws/table", self.public.socket)
-        app.router.add_get("/favicon.ico", _no_icon)
+        routes = Routes()
+        routes.add("GET", "/", self._file("index.html"))
+        routes.add("GET", r"/seat/(?P<seat>\d{1,2})", self._seat_page)
+        routes.add("GET", r"/ws/seat/(?P<seat>\d{1,2})", self._socket)
+        routes.add("GET", "/static/(?P<name>.+)", self._static)
+        routes.add("GET", "/table", self._file("table.html"))
+        routes.add("GET", "/ws/table", self.public.socket)
+        routes.add("GET", "/favicon.ico", _no_icon)
         if self._page is not None:
-            self._page.add_routes(app.router)
-        # A log line never holds a link; a connection that asks nothing is closed.
-        runner = web.AppRunner(app, access_log=None, keepalive_timeout=IDLE_WITHIN,
-                               timeout_ceil_threshold=CEILING)
-        self._runner = runner
-        await runner.setup()
-        handlers = runner.server
-        assert handlers is not None
-
-        def connection() -> asyncio.BaseProtocol:
-            if len(handlers.connections) >= MAX_CONNECTIONS:
-                return Refusal()
-            return handlers()
-        self._listener = await self._loop.create_server(connection, self._host, self.port,
-                                                        backlog=BACKLOG)
-        self.port = self._listener.sockets[0].getsockname()[1]
+            self._page.add_routes(routes)
+        self._server = Server(routes, MAX_CONNECTIONS)
+        self.port = await self._server.listen(self._host, self.port, BACKLOG)
 
     def _file(self, name: str):
-        async def serve(request: web.Request) -> web.Response:
+        async def serve(request: Request) -> Response:
             return self._respond(name)
         return serve
 
-    def _respond(self, name: str) -> web.Response:
+    def _respond(self, name: str) -> Response:
         body = self._files.get(name)
         if body is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=body, content_type=TYPES[Path(name).suffix], headers=HEADERS)
+            raise Refused(404)
+        return Response(body, TYPES[Path(name).suffix])
 
-    async def _static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
+    async def _static(self, request: Request) -> Response:
+        name = request.match["name"]
         if name.endswith(".html"):
-            raise web.HTTPNotFound()
+            raise Refused(404)
         return self._respond(name)
 
-    async def _seat_page(self, request: web.Request) -> web.Response:
-        if int(request.match_info["seat"]) not in self.seats:
-            raise web.HTTPNotFound()
+    async def _seat_page(self, request: Request) -> Response:
+        if int(request.match["seat"]) not in self.seats:
+            raise Refused(404)
         return self._respond("seat.html")
 
-    async def _socket(self, request: web.Request) -> web.StreamResponse:
-        seat = self.seats.get(int(request.match_info["seat"]))
+    async def _socket(self, request: Request) -> None:
+        seat = self.seats.get(int(request.match["seat"]))
         if seat is None:
-            raise web.HTTPNotFound()
+            raise Refused(404)
         if self._sockets >= MAX_SOCKETS:
-            raise web.HTTPServiceUnavailable(text="too many connections")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT)
+            raise Refused(503, "too many connections")
+        ws = await request.websocket(MAX_MESSAGE, HEARTBEAT)
         self._sockets += 1
         try:
-            await ws.prepare(request)
-            await self._serve(seat, ws, request)
+            await self._serve(seat, ws)
         finally:
             self._sockets -= 1
-        return ws
 
-    async def _serve(self, seat: WebSeat, ws: web.WebSocketResponse,
-                     request: web.BaseRequest) -> None:
+    async def _serve(self, seat: WebSeat, ws: WebSocket) -> None:
         try:
             first = await asyncio.wait_for(ws.receive(), HELLO_WITHIN)
         except TimeoutError:
-            await ws.close(code=TOO_SLOW, message=b"no hello")
+            ws.close(TOO_SLOW, "no hello")
             return
         hello = _opened(seat, first)
         if not isinstance(hello, wire.Hello):
-            await ws.close(code=NOT_THIS_SEAT, message=b"not this seat's link")
+            ws.close(NOT_THIS_SEAT, "not this seat's link")
             return
-        phone = PhoneSocket(ws, request)
+        phone = PhoneSocket(ws)
         if not seat.join(hello, phone):
-            await ws.close(code=TAKEN, message=b"taken")
+            ws.close(TAKEN, "taken")
             return
         sender = asyncio.ensure_future(phone.run())
         bucket = Bucket(self._clock())
         try:
-            async for message in ws:
+            while (message := await ws.receive()) is not None:
                 edge = _opened(seat, message)
                 if not bucket.take(self._clock()):
-                    await ws.close(code=TOO_FAST, message=b"too fast")
+                    ws.close(TOO_FAST, "too fast")
                 elif not isinstance(edge, wire.Edge):
-                    await ws.close(code=REFUSED, message=b"not a seat message")
+                    ws.close(REFUSED, "not a seat message")
                 else:
                     seat.edge(phone, edge)
         finally:
             seat.left(phone)
             sender.cancel()
-
-
-class Refusal(asyncio.Protocol):
-    """A connection over MAX_CONNECTIONS: told so and closed as it comes, before it is read."""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(REFUSAL)
-        transport.close()
 
 
 def _enough_files() -> None:
@@ -337,15 +297,15 @@ def _enough_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-async def _no_icon(request: web.Request) -> web.Response:
-    return web.Response(status=204, headers=HEADERS)
+async def _no_icon(request: Request) -> Response:
+    return Response(status=204)
 
 
-def _opened(seat: WebSeat, message: object) -> wire.Hello | wire.Edge | None:
+def _opened(seat: WebSeat, message: bytes | str | None) -> wire.Hello | wire.Edge | None:
     """A binary message sealed with the seat's key and well formed, or None."""
-    if getattr(message, "type", None) is not WSMsgType.BINARY:
+    if not isinstance(message, bytes):
         return None
-    plain = seat.key.open(message.data)  # type: ignore[attr-defined]
+    plain = seat.key.open(message)
     return None if plain is None else wire.parse(plain)
 
 

@@ -1,6 +1,6 @@
 """The table's page (``/settings``): its seats, doctor, settings, games and log in a browser.
 
-Served by the phone seats' server (``Routes``); what it shows and changes comes from a
+Served by the phone seats' server (its ``Pages``); what it shows and changes comes from a
 :class:`Desk` the companion gives it, so this module knows pages, not tables. What is public
 and what needs the code shown at the table is in docs/table-page.md: the seat list is
 public; everything else needs a session (:mod:`hardware.web.table_access`). A change is a
@@ -18,9 +18,8 @@ import json
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from aiohttp import web
-
-from .server import HEADERS, STATIC
+from .http import TEXT, Refused, Request, Response, Routes
+from .server import STATIC
 from .table_access import Access, Session
 
 COOKIE = "table_session"
@@ -64,75 +63,74 @@ class TablePage:
         self._access = access
         self._page = (STATIC / PAGE).read_bytes()
 
-    def add_routes(self, router: web.UrlDispatcher) -> None:
-        router.add_get("/settings", self._show_page)
-        router.add_get("/settings/api/seats", self._public(self._desk.seats))
-        router.add_post("/settings/api/unlock", self._unlock)
-        router.add_get("/settings/api/session", self._session)
-        router.add_get("/settings/api/doctor", self._private(self._desk.doctor))
-        router.add_get("/settings/api/settings", self._private(self._desk.settings))
-        router.add_get("/settings/api/games", self._private(self._desk.games))
-        router.add_get("/settings/api/log", self._private(self._desk.log))
-        router.add_get(r"/settings/api/games/{game:\d{1,9}}/audit", self._audit)
-        router.add_post("/settings/api/settings", self._save)
+    def add_routes(self, routes: Routes) -> None:
+        routes.add("GET", "/settings", self._show_page)
+        routes.add("GET", "/settings/api/seats", self._public(self._desk.seats))
+        routes.add("POST", "/settings/api/unlock", self._unlock)
+        routes.add("GET", "/settings/api/session", self._session)
+        routes.add("GET", "/settings/api/doctor", self._private(self._desk.doctor))
+        routes.add("GET", "/settings/api/settings", self._private(self._desk.settings))
+        routes.add("GET", "/settings/api/games", self._private(self._desk.games))
+        routes.add("GET", "/settings/api/log", self._private(self._desk.log))
+        routes.add("GET", r"/settings/api/games/(?P<game>\d{1,9})/audit", self._audit)
+        routes.add("POST", "/settings/api/settings", self._save)
 
-    async def _show_page(self, request: web.Request) -> web.Response:
-        return web.Response(body=self._page, content_type="text/html", headers=HEADERS)
+    async def _show_page(self, request: Request) -> Response:
+        return Response(self._page, "text/html")
 
     def _public(self, read: Callable[[], object]):
-        async def serve(request: web.Request) -> web.Response:
+        async def serve(request: Request) -> Response:
             return _json(await _off_loop(read))
         return serve
 
     def _private(self, read: Callable[[], object]):
-        async def serve(request: web.Request) -> web.Response:
+        async def serve(request: Request) -> Response:
             self._need_session(request)
             return _json(await _off_loop(read))
         return serve
 
-    async def _unlock(self, request: web.Request) -> web.Response:
+    async def _unlock(self, request: Request) -> Response:
         _same_origin(request)
         guess = (await _body(request, 64)).strip()
         session = self._access.unlock(guess)
         if session is None:
-            raise web.HTTPForbidden(text="not the code shown at the table (or it ran out): "
-                                    "ask a seat for a new one", headers=HEADERS)
+            raise Refused(403, "not the code shown at the table (or it ran out): "
+                          "ask a seat for a new one")
         response = _json({"csrf": session.csrf})
-        response.set_cookie(COOKIE, session.token, path="/settings", httponly=True,
-                            samesite="Strict")  # a browser session's cookie; the server ends it
+        # A browser session's cookie (no expiry: the server ends the session).
+        response.headers["Set-Cookie"] = (f"{COOKIE}={session.token}; HttpOnly; "
+                                          "Path=/settings; SameSite=Strict")
         return response
 
-    async def _session(self, request: web.Request) -> web.Response:
+    async def _session(self, request: Request) -> Response:
         session = self._need_session(request)
         return _json({"csrf": session.csrf})
 
-    async def _audit(self, request: web.Request) -> web.Response:
+    async def _audit(self, request: Request) -> Response:
         self._need_session(request)
-        game = int(request.match_info["game"])
+        game = int(request.match["game"])
         try:
             text = await _off_loop(lambda: self._desk.audit(game))
         except LookupError as error:
-            raise web.HTTPNotFound(text=str(error), headers=HEADERS) from None
-        headers = {**HEADERS, "Content-Disposition": f'attachment; filename="game-{game}-'
-                                                     'audit.txt"'}
-        return web.Response(text=text, content_type="text/plain", headers=headers)
+            raise Refused(404, str(error)) from None
+        return Response(text.encode(), TEXT, headers={
+            "Content-Disposition": f'attachment; filename="game-{game}-audit.txt"'})
 
-    async def _save(self, request: web.Request) -> web.Response:
+    async def _save(self, request: Request) -> Response:
         _same_origin(request)
-        if not self._access.allows(request.cookies.get(COOKIE), request.headers.get(CSRF_HEADER)):
-            raise web.HTTPForbidden(text="type the code shown at the table first",
-                                    headers=HEADERS)
+        if not self._access.allows(request.cookies.get(COOKIE), request.headers.get(
+                CSRF_HEADER.lower())):
+            raise Refused(403, "type the code shown at the table first")
         text = await _body(request, MAX_BODY)
         refusal = await _off_loop(lambda: self._desk.save(text))
         if refusal is not None:
             return _json({"saved": False, "message": refusal}, status=422)
         return _json({"saved": True})
 
-    def _need_session(self, request: web.Request) -> Session:
+    def _need_session(self, request: Request) -> Session:
         session = self._access.session(request.cookies.get(COOKIE))
         if session is None:
-            raise web.HTTPForbidden(text="type the code shown at the table first",
-                                    headers=HEADERS)
+            raise Refused(403, "type the code shown at the table first")
         return session
 
 
@@ -140,27 +138,20 @@ async def _off_loop(work: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(None, work)
 
 
-async def _body(request: web.Request, limit: int) -> str:
+async def _body(request: Request, limit: int) -> str:
     """The request's UTF-8 body, refused past ``limit`` bytes before more is read."""
-    if request.content_length is not None and request.content_length > limit:
-        raise web.HTTPRequestEntityTooLarge(limit, request.content_length, headers=HEADERS)
-    raw = await request.content.read(limit + 1)
-    if len(raw) > limit:
-        raise web.HTTPRequestEntityTooLarge(limit, len(raw), headers=HEADERS)
     try:
-        return raw.decode("utf-8")
+        return (await request.body(limit)).decode("utf-8")
     except UnicodeDecodeError:
-        raise web.HTTPBadRequest(text="not UTF-8 text", headers=HEADERS) from None
+        raise Refused(400, "not UTF-8 text") from None
 
 
-def _same_origin(request: web.Request) -> None:
+def _same_origin(request: Request) -> None:
     """A POST from this page, not another site's: its Origin, when sent, is this server."""
-    origin = request.headers.get("Origin")
-    if origin is not None and origin != f"{request.scheme}://{request.host}":
-        raise web.HTTPForbidden(text="not from the table's page", headers=HEADERS)
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"http://{request.headers.get('host')}":
+        raise Refused(403, "not from the table's page")
 
 
-def _json(value: object, status: int = 200) -> web.Response:
-    return web.Response(text=json.dumps(value), status=status, content_type="application/json",
-                        headers=HEADERS)
-
+def _json(value: object, status: int = 200) -> Response:
+    return Response(json.dumps(value).encode(), "application/json; charset=utf-8", status)
