@@ -184,3 +184,32 @@ def test_a_phone_that_stops_reading_is_dropped_and_the_others_frames_flow(monkey
 def _drain(events: queue.SimpleQueue) -> Iterator[object]:
     while not events.empty():
         yield events.get()
+
+
+def _answer(port: int, request: bytes) -> bytes:
+    """What the server answers ``request`` with, to the end: it closes the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=HANG) as client:
+        client.sendall(request)
+        client.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_garbled_or_oversized_request_is_answered_and_its_connection_closed():
+    """Not HTTP: a 400; a head over the server's bound: a 431 (it is not all read); and the
+    next connection is served."""
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    server = PhoneServer([1], events.put, host="127.0.0.1", public_host="127.0.0.1").start()
+    try:
+        garbled = _answer(server.port, b"\x16\x03\x01 hello\r\n\r\n")
+        huge = _answer(server.port, b"GET / HTTP/1.1\r\nHost: table\r\nX-Pad: "
+                       + b"x" * 100_000 + b"\r\n\r\n")
+        page = _answer(server.port, b"GET /seat/1 HTTP/1.1\r\nHost: table\r\n"
+                       b"Connection: close\r\n\r\n")
+    finally:
+        server.close()
+    assert garbled.startswith(b"HTTP/1.1 400 ")
+    assert huge.startswith(b"HTTP/1.1 431 ")
+    assert page.startswith(b"HTTP/1.1 200 ") and b"Content-Security-Policy" in page

@@ -73,7 +73,7 @@ def phones(config: TableConfig) -> Finding | None:
     where = f"port {config.phones.port} on {config.phones.listen}"
     family = socket.AF_INET6 if ":" in config.phones.listen else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp binds
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server binds
         try:
             probe.bind((config.phones.listen, config.phones.port))
         except OSError as error:

@@ -49,9 +49,9 @@ BACKLOG = 128
 FILES = 1024  # the process's open files: the bound above, the table's own, a wide margin
 HELLO_WITHIN = 5.0
 SEND_WITHIN = 5.0
-# Every timer over http.CEILING seconds is rounded up to a whole second of the loop's clock
-# (hardware/web/http.py), so all phones' pings fall due at the same instant: one wake-up pings
-# them all, and each phone's pong is one more. A ping goes 1.5 to 2.5 s after the phone was
+# hardware/web/http.py rounds its timers over http.CEILING seconds up to a whole second of
+# the loop's clock, so all phones' pings fall due at the same instant: one wake-up pings them
+# all, and each phone's pong is one more. A ping goes 1.5 to 2.5 s after the phone was
 # last heard (the rounding), its pong is awaited 0.75 s: a lost phone is offline within
 # 2.75 s of its last word.
 HEARTBEAT = 1.5
