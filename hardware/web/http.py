@@ -240,11 +240,13 @@ class Connection:
     async def _next_cycle(self) -> bool:
         """Whether the connection takes another request: the whole of this one was read
         (a body its handler did not want is dropped if it is here already)."""
-        while self.http.their_state is h11.SEND_BODY:
-            event = self.http.next_event()
-            if event is h11.NEED_DATA:
-                await self._linger()
-                return False
+        try:
+            while self.http.their_state is h11.SEND_BODY:
+                if self.http.next_event() is h11.NEED_DATA:
+                    await self._linger()
+                    return False
+        except h11.RemoteProtocolError:
+            return False
         if self.http.our_state is not h11.DONE or self.http.their_state is not h11.DONE:
             return False
         self.http.start_next_cycle()
@@ -431,6 +433,7 @@ class Server:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.sleep(0)  # the cut connections' transports close their sockets
 
     def _connection(self) -> asyncio.BaseProtocol:
         if self._open >= self._max_connections:
