@@ -53,7 +53,7 @@ SEND_WITHIN = 5.0
 # the loop's clock, so all phones' pings fall due at the same instant: one wake-up pings them
 # all, and each phone's pong is one more. A ping goes 1.5 to 2.5 s after the phone was
 # last heard (the rounding), its pong is awaited 0.75 s: a lost phone is offline within
-# 2.75 s of its last word.
+# 2.75 s of its last pong, 3.25 s at worst of its last press.
 HEARTBEAT = 1.5
 RATE = 40.0  # messages a second a phone may send (a thumb makes a few edges a second)
 BURST = 80
