@@ -346,10 +346,17 @@ class WebSocket:
         for event in self._ws.events():
             if isinstance(event, Message):
                 self._part(event)
-            elif isinstance(event, Ping) and self._ws.state is ConnectionState.OPEN:
+            elif isinstance(event, Ping) and self._answers_pings():
                 self._connection.write(self._ws.send(event.response()))
             elif isinstance(event, CloseConnection):
                 self._closing(event)
+
+    def _answers_pings(self) -> bool:
+        """Open, and not behind with what it was sent: a peer that pings and does not read
+        is not answered (its pongs would pile up unsent)."""
+        transport = self._connection.writer.transport
+        return self._ws.state is ConnectionState.OPEN and (
+            transport.get_write_buffer_size() < BUFFER)
 
     def _part(self, event: Message) -> None:
         if self._skipping or self.closed:
@@ -417,7 +424,7 @@ class Server:
         self._routes = routes
         self._max_connections = max_connections
         self._open = 0  # connections made and not yet closed
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._served: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
         self._listener: asyncio.Server | None = None
 
     async def listen(self, host: str, port: int, backlog: int) -> int:
@@ -427,13 +434,13 @@ class Server:
         return int(self._listener.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
-        """Stop listening and cut every connection."""
+        """Stop listening, cut every connection, and wait for their handlers to end (cut,
+        not cancelled: each ends as its client's end, and closes what it holds)."""
         if self._listener is not None:
             self._listener.close()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        await asyncio.sleep(0)  # the cut connections' transports close their sockets
+        for writer in self._served.values():
+            writer.transport.abort()
+        await asyncio.gather(*self._served, return_exceptions=True)
 
     def _connection(self) -> asyncio.BaseProtocol:
         if self._open >= self._max_connections:
@@ -444,7 +451,7 @@ class Server:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._tasks.add(task)
+        self._served[task] = writer
         cut = True  # the client went, did not take its answer in time, or the server closes
         try:
             await Connection(reader, writer).serve(self._routes)
@@ -453,7 +460,7 @@ class Server:
             pass
         finally:
             self._open -= 1
-            self._tasks.discard(task)
+            del self._served[task]
             if cut:
                 writer.transport.abort()
             else:
