@@ -54,7 +54,7 @@ class TableDesk:
     @cached_property
     def page(self) -> TablePage:
         """The page's routes, made when a table.toml first serves the page: a table without
-        it never imports the web server (several MiB: BENCHMARKS.md's phone seats)."""
+        it never imports the web server (asyncio and all: BENCHMARKS.md's phone seats)."""
         from hardware.web.table_page import TablePage
 
         return TablePage(self, self._access)
