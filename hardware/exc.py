@@ -39,5 +39,14 @@ class PodVersionError(HardwareError, ValueError):
     """The pod speaks another protocol version: its firmware and the companion differ."""
 
 
+class RequestRefused(HardwareError, ValueError):
+    """A web request the phone seats' server refuses (hardware/web/http.py): it is answered
+    with ``status`` and ``text``, and nothing else."""
+
+    def __init__(self, status: int, text: str = "") -> None:
+        super().__init__(status, text)
+        self.status, self.text = status, text
+
+
 class LibcryptoError(HardwareError, OSError):
     """OpenSSL's libcrypto is missing, or refused a call the phone seats' encryption makes."""

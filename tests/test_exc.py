@@ -19,6 +19,7 @@ BUILTIN_BASES = {
     exc.NoKeyboard: RuntimeError,
     exc.PodVersionError: ValueError,
     exc.LibcryptoError: OSError,
+    exc.RequestRefused: ValueError,
 }
 
 

@@ -46,6 +46,8 @@ from wsproto.events import (
 )
 from wsproto.utilities import RemoteProtocolError
 
+from ..exc import RequestRefused
+
 log = logging.getLogger(__name__)
 
 HEAD_BYTES = 8 * 1024  # a request's line and headers (a browser's are a few hundred bytes)
@@ -81,12 +83,9 @@ class Response:
     headers: dict[str, str] = field(default_factory=dict)  # beside HEADERS
 
 
-class Refused(Exception):
-    """Raised by a handler: the request gets ``status`` and ``text``, and nothing else."""
-
-    def __init__(self, status: int, text: str = "") -> None:
-        super().__init__(status, text)
-        self.response = Response((text or HTTPStatus(status).phrase).encode(), TEXT, status)
+def refusal(status: int, text: str = "") -> Response:
+    """A request's refusal: ``text`` (the status's phrase if none) as plain text."""
+    return Response((text or HTTPStatus(status).phrase).encode(), TEXT, status)
 
 
 # A request's answer; None: the handler took the connection over (Request.websocket).
@@ -111,7 +110,7 @@ class Routes:
                 if route_method == method:
                     return handler, found.groupdict()
                 known = True
-        raise Refused(405 if known else 404)
+        raise RequestRefused(405 if known else 404)
 
 
 class Request:
@@ -139,13 +138,13 @@ class Request:
         """The body, refused (413) past ``limit`` bytes before more of it is read."""
         declared = self.headers.get("content-length")
         if declared is not None and int(declared) > limit:  # h11 has checked it is a number
-            raise Refused(413, f"at most {limit} bytes")
+            raise RequestRefused(413, f"at most {limit} bytes")
         body = bytearray()
         async with asyncio.timeout_at(due(IDLE_WITHIN)):
             while isinstance(event := await self._connection.next_event(), h11.Data):
                 body += event.data
                 if len(body) > limit:
-                    raise Refused(413, f"at most {limit} bytes")
+                    raise RequestRefused(413, f"at most {limit} bytes")
         return bytes(body)
 
     async def websocket(self, max_message: int, heartbeat: float) -> WebSocket:
@@ -154,7 +153,7 @@ class Request:
         try:
             upgrade.initiate_upgrade_connection(list(self._head.headers), self._head.target)
         except RemoteProtocolError:
-            raise Refused(400, "not a WebSocket request") from None
+            raise RequestRefused(400, "not a WebSocket request") from None
         self._connection.write(upgrade.send(AcceptConnection()))
         self.socket = WebSocket(upgrade, self._connection, max_message, heartbeat)
         return self.socket
@@ -192,7 +191,7 @@ class Connection:
             except TimeoutError:
                 return
             except h11.RemoteProtocolError as error:  # a garbled or oversized head
-                await self._answer(Refused(error.error_status_hint).response)
+                await self._answer(refusal(error.error_status_hint))
                 await self._linger()
                 return
             if not isinstance(head, h11.Request):
@@ -216,24 +215,16 @@ class Connection:
         try:
             handler, request.match = routes.find(request.method, request.path)
             return await handler(request)
-        except Refused as refusal:
-            return refusal.response
+        except RequestRefused as refused:
+            return refusal(refused.status, refused.text)
         except (TimeoutError, h11.RemoteProtocolError):
-            return Refused(400).response  # a body that did not come whole in time
+            return refusal(400)  # a body that did not come whole in time
         except Exception:
             log.exception("a request's handler failed")  # no path: it may name a seat
-            return Refused(500).response
+            return refusal(500)
 
     async def _answer(self, response: Response) -> None:
-        headers = [*HEADERS.items(), *response.headers.items(),
-                   ("Content-Length", str(len(response.body)))]
-        if response.content_type is not None:
-            headers.append(("Content-Type", response.content_type))
-        status = HTTPStatus(response.status)
-        self.write(self.http.send(h11.Response(status_code=status.value, headers=headers,
-                                               reason=status.phrase)) or b"")
-        self.write(self.http.send(h11.Data(data=response.body)) or b"")
-        self.write(self.http.send(h11.EndOfMessage()) or b"")
+        self.write(_encoded(self.http, response))
         async with asyncio.timeout(CLOSING_WITHIN):
             await self.writer.drain()
 
@@ -406,15 +397,20 @@ class Refusal(asyncio.Protocol):
         transport.close()
 
 
-def _refusal() -> bytes:
-    http = h11.Connection(h11.SERVER)
-    head = h11.Response(status_code=503, reason="Service Unavailable",
-                        headers=[*HEADERS.items(), ("Content-Length", "0"),
-                                 ("Connection", "close")])
-    return (http.send(head) or b"") + (http.send(h11.EndOfMessage()) or b"")
+def _encoded(http: h11.Connection, response: Response) -> bytes:
+    """``response`` whole, as ``http`` (where its request was read) sends it."""
+    headers = [*HEADERS.items(), *response.headers.items(),
+               ("Content-Length", str(len(response.body)))]
+    if response.content_type is not None:
+        headers.append(("Content-Type", response.content_type))
+    status = HTTPStatus(response.status)
+    events = (h11.Response(status_code=status.value, headers=headers, reason=status.phrase),
+              h11.Data(data=response.body), h11.EndOfMessage())
+    return b"".join(http.send(event) or b"" for event in events)
 
 
-REFUSAL = _refusal()
+REFUSAL = _encoded(h11.Connection(h11.SERVER), Response(status=503,
+                                                        headers={"Connection": "close"}))
 
 
 class Server:

@@ -32,8 +32,9 @@ from typing import Protocol
 
 from ..base import SeatLink, Sink
 from ..closing import Closing
+from ..exc import RequestRefused
 from . import wire
-from .http import Refused, Request, Response, Routes, Server, WebSocket
+from .http import Request, Response, Routes, Server, WebSocket
 from .public import BrowserPublic
 from .seat import Clock, WebBuzzer, WebScreen, WebSeat, WebVibrator, Written
 
@@ -231,26 +232,26 @@ class PhoneServer(Closing):
     def _respond(self, name: str) -> Response:
         body = self._files.get(name)
         if body is None:
-            raise Refused(404)
+            raise RequestRefused(404)
         return Response(body, TYPES[Path(name).suffix])
 
     async def _static(self, request: Request) -> Response:
         name = request.match["name"]
         if name.endswith(".html"):
-            raise Refused(404)
+            raise RequestRefused(404)
         return self._respond(name)
 
     async def _seat_page(self, request: Request) -> Response:
         if int(request.match["seat"]) not in self.seats:
-            raise Refused(404)
+            raise RequestRefused(404)
         return self._respond("seat.html")
 
     async def _socket(self, request: Request) -> None:
         seat = self.seats.get(int(request.match["seat"]))
         if seat is None:
-            raise Refused(404)
+            raise RequestRefused(404)
         if self._sockets >= MAX_SOCKETS:
-            raise Refused(503, "too many connections")
+            raise RequestRefused(503, "too many connections")
         ws = await request.websocket(MAX_MESSAGE, HEARTBEAT)
         self._sockets += 1
         try:

@@ -18,7 +18,8 @@ import json
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from .http import TEXT, Refused, Request, Response, Routes
+from ..exc import RequestRefused
+from .http import TEXT, Request, Response, Routes
 from .server import STATIC
 from .table_access import Access, Session
 
@@ -94,7 +95,7 @@ class TablePage:
         guess = (await _body(request, 64)).strip()
         session = self._access.unlock(guess)
         if session is None:
-            raise Refused(403, "not the code shown at the table (or it ran out): "
+            raise RequestRefused(403, "not the code shown at the table (or it ran out): "
                           "ask a seat for a new one")
         response = _json({"csrf": session.csrf})
         # A browser session's cookie (no expiry: the server ends the session).
@@ -112,7 +113,7 @@ class TablePage:
         try:
             text = await _off_loop(lambda: self._desk.audit(game))
         except LookupError as error:
-            raise Refused(404, str(error)) from None
+            raise RequestRefused(404, str(error)) from None
         return Response(text.encode(), TEXT, headers={
             "Content-Disposition": f'attachment; filename="game-{game}-audit.txt"'})
 
@@ -120,7 +121,7 @@ class TablePage:
         _same_origin(request)
         if not self._access.allows(request.cookies.get(COOKIE), request.headers.get(
                 CSRF_HEADER.lower())):
-            raise Refused(403, "type the code shown at the table first")
+            raise RequestRefused(403, "type the code shown at the table first")
         text = await _body(request, MAX_BODY)
         refusal = await _off_loop(lambda: self._desk.save(text))
         if refusal is not None:
@@ -130,7 +131,7 @@ class TablePage:
     def _need_session(self, request: Request) -> Session:
         session = self._access.session(request.cookies.get(COOKIE))
         if session is None:
-            raise Refused(403, "type the code shown at the table first")
+            raise RequestRefused(403, "type the code shown at the table first")
         return session
 
 
@@ -143,14 +144,14 @@ async def _body(request: Request, limit: int) -> str:
     try:
         return (await request.body(limit)).decode("utf-8")
     except UnicodeDecodeError:
-        raise Refused(400, "not UTF-8 text") from None
+        raise RequestRefused(400, "not UTF-8 text") from None
 
 
 def _same_origin(request: Request) -> None:
     """A POST from this page, not another site's: its Origin, when sent, is this server."""
     origin = request.headers.get("origin")
     if origin is not None and origin != f"http://{request.headers.get('host')}":
-        raise Refused(403, "not from the table's page")
+        raise RequestRefused(403, "not from the table's page")
 
 
 def _json(value: object, status: int = 200) -> Response:
