@@ -5,7 +5,8 @@
 - ``hardware`` takes pixels, frames and sound: it imports ``podproto``, never the engine or
   the companion (the companion turns views into what hardware draws).
 - ``firmware`` (MicroPython, flat modules on the pod) imports ``podproto`` and its own modules.
-- ``companion`` ties them together; ``bench`` and ``tests`` may import anything.
+- ``companion`` ties them together; ``bench`` and ``tests`` may import anything; ``tools``
+  (scripts run from a checkout, in the install checks' roots) anything but those two.
 
 Every ``import`` statement counts, wherever it stands (inside a function, under
 ``TYPE_CHECKING``), and relative imports are resolved. A module outside every layer fails too,
@@ -30,6 +31,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "companion": frozenset({"companion", "engine", "hardware", "podproto"}),
     "bench": ANYTHING,
     "tests": ANYTHING,
+    "tools": frozenset({"companion", "engine", "hardware", "podproto"}),
 }
 SKIPPED = {".venv", ".git", "build", "dist", "__pycache__"}
 

@@ -17,7 +17,8 @@
 #      change nothing;
 #   2. companion --version, and companion check-config on every example table, as printed by
 #      the installed companion example-table;
-#   3. a whole table script (companion script) and companion pod-firmware;
+#   3. a whole table script (companion script) and companion pod-firmware; tools/phone-check.py
+#      (the phone server's pages on h11, its seals through the root's libcrypto);
 #   4. where the first run found no lgpio, the path with python3-lgpio as far as it goes
 #      here: a stand-in lgpio module in the system's dist-packages must reach the venv, and
 #      install.sh must then report it;
@@ -165,6 +166,8 @@ checks() {
     inside "$companion script $SCRIPT"
     inside "$companion pod-firmware /tmp/pod && test -s /tmp/pod/main.py &&
         test -s /tmp/pod/podproto/wire.py"
+    step "3b. a phone seat: the server's pages and its seals (libcrypto through ctypes)"
+    inside "/opt/table-companion/venv/bin/python tools/phone-check.py"
 
     if grep -q "pins: lgpio" "$WORK/first.log"; then
         return  # lgpio came from PyPI: step 4 has nothing to show
