@@ -121,7 +121,8 @@ def test_layers_checker_catches_every_planted_violation(tmp_path: Path) -> None:
         "companion/app.py": "from engine.api import SeatView\nfrom hardware.base import Sand\n"
                             "from tests.golden import SWITCH\n",
         "tests/test_all.py": "import bench\nimport companion\nimport firmware\n",
-        "tools/extra.py": "",
+        "scripts/extra.py": "",
+        "tools/check.py": "import hardware.web\nimport tests.phones\n",
     })
     assert layer_violations(root) == [
         "companion/app.py:3: companion imports tests.golden",
@@ -131,7 +132,8 @@ def test_layers_checker_catches_every_planted_violation(tmp_path: Path) -> None:
         "hardware/screen.py:5: hardware imports engine.api",
         "hardware/speaker.py:1: a relative import out of hardware",
         "podproto/wire.py:2: podproto imports hardware",
-        "tools/extra.py: in no layer (give its package a place in MAY_IMPORT)",
+        "scripts/extra.py: in no layer (give its package a place in MAY_IMPORT)",
+        "tools/check.py:2: tools imports tests.phones",
     ]
 
 
