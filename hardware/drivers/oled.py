@@ -201,24 +201,25 @@ Costs = tuple[int, ...]  # the cost of a window of each size, 0..FRAME_BYTES
 def _runs(old: bytes | None, new: bytes, cost: Costs) -> list[list[Run]]:
     """Each page's changed column runs, merged wherever one write costs no more than two.
 
-    XOR of the two frames as integers marks every changed byte non-zero, and a regular
-    expression finds each page's runs: both in C, as this runs for every frame.
+    A page that did not change is told by one comparison; in one that did, XOR of its two
+    rows as integers marks every changed byte non-zero, and a regular expression finds the
+    runs: all in C, as this runs for every frame.
     """
     if old is None:
         return [[(0, WIDTH)] for _ in range(PAGES)]
-    diff = _xor(old, new)
     pages: list[list[Run]] = []
     for base in range(0, FRAME_BYTES, WIDTH):
         spans: list[Run] = []
-        for match in _CHANGED.finditer(diff, base, base + WIDTH):
-            start, end = match.span()
-            start, end = start - base, end - base
-            if spans:
-                left, right = spans[-1]
-                if cost[end - left] <= cost[right - left] + cost[end - start]:
-                    spans[-1] = (left, end)
-                    continue
-            spans.append((start, end))
+        before, after = old[base : base + WIDTH], new[base : base + WIDTH]
+        if before != after:
+            for match in _CHANGED.finditer(_xor(before, after)):
+                start, end = match.span()
+                if spans:
+                    left, right = spans[-1]
+                    if cost[end - left] <= cost[right - left] + cost[end - start]:
+                        spans[-1] = (left, end)
+                        continue
+                spans.append((start, end))
         pages.append(spans)
     return pages
 
