@@ -58,16 +58,15 @@ _DATA_PREFIX = bytes((DATA_MODE,))
 I2C_BLOCK = 128
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns centred in the SH1106's 132-column RAM
 
-_BIT_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
-
 
 def page_bytes(image: Image.Image) -> bytes:
     """The controller RAM for ``image``: page-major, 128 bytes a page, bit 0 = top row.
 
-    Transposing makes each image column a row of 64 pixels that PIL packs MSB-first into 8
-    bytes (one per page); reversing the bits of each byte puts the page's top row in bit 0.
+    Transposing makes each image column a row of 64 pixels, which PIL's ``1;R`` raw mode
+    packs least significant bit first into 8 bytes, one per page, the page's top row in bit
+    0: the controller's own byte, made in C.
     """
-    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_BIT_REVERSED)
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
     return b"".join(columns[page::PAGES] for page in range(PAGES))
 
 
