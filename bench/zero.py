@@ -101,7 +101,8 @@ class Sent:
     bus: int
     seat: int | None  # None: the mux's channel switch
     wire_bytes: int
-    writer_cpu: float = 0.0  # a writer thread's own CPU to make this transfer (luma, smbus)
+    writer_cpu: float = 0.0  # a writer thread's own CPU to make this transfer (luma, smbus;
+    # not the wire's wait, whose own CPU is the ioctl's: TRANSFER_OVERHEAD)
 
 
 @dataclass(frozen=True)

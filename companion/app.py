@@ -5,8 +5,9 @@ link, a stop) are taken in, presses becoming :class:`Action` objects that the se
 applies, each returning what it journaled and its effects, which the effect player holds;
 the deadlines that fell due are carried out; then the table is shown (:meth:`App.redraw`):
 the presser's screen is composed and rendered while the journal's commit flushes, the
-journal is *settled* (its commit returned: only then are the held outputs played and any
-screen written), and every seat's screen is written, then the public one.
+journal is *settled* (its commit returned: only then is any screen written or a held output
+played), the presser's screen is handed over, the held outputs played, and every other
+seat's screen is written, then the public one.
 
 Time is the game clock (:class:`GameClock`): after a restart it continues the resumed game's
 timeline from its last journaled moment.
@@ -294,20 +295,22 @@ class App:
         presser's screen is marked awaited: on a shared I2C wire it goes before any other
         seat's bytes, even a background redraw's already queued (docs/ARCHITECTURE.md §10).
         The first screen is composed and rendered while the journal's commit flushes, and
-        written once the journal is settled; a commit the disk refused is told at once, the
-        first screen composed again with the news.
+        written once the journal is settled, before the held cues play (they are not needed
+        for its bytes, and a tune on the buzzer costs the loop some 60 us here); a commit
+        the disk refused is told at once, the first screen composed again with the news.
         """
         order = [n for n in dict.fromkeys((*(n for n in first if n in self.ui),
                                              *self.seat_numbers)) if self.links.is_up(n)]
         now = self.clock()
         head = list(self._frames(order[:1], now))
-        self._settle()
+        self.session.journal.settle()
         while self.session.journal.notices:  # the disk refused the commit: told on every seat
             self._catch_up(self.clock())
             now = self.clock()
             head = list(self._frames(order[:1], now))
-            self._settle()
+            self.session.journal.settle()
         self._write(head, now, awaited=bool(order) and order[0] in first)
+        self.effects.release()  # the cues, once the presser's screen is on its way
         self._write(self._frames(order[1:], now), now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)

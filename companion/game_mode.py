@@ -46,6 +46,7 @@ class GameMode:
         self.restarted = restarted  # resumed paused after a restart, until someone resumes
         self.auto_paused = False  # the game is paused because a seat's link went down
         self.ended_at: float | None = None  # when the game ended: presses settle first
+        self._digest: tuple[tuple[object, ...], str] = ((), "")  # (history, its digest)
 
     @property
     def cutting(self) -> CutInPlay:
@@ -70,7 +71,7 @@ class GameMode:
             view = paused_view(view, self.restarted)
         if state.is_terminal() and seat is not None:
             view = dataclasses.replace(whole_outcome(view),
-                                       secret=key_face(record.key, history_digest(record)))
+                                       secret=key_face(record.key, self.shown_digest()))
         if seat is None:  # a seat's screen is too narrow: its PEEK shows the key at the end
             view = dataclasses.replace(view, lines=(*view.lines, *self._fairness_lines()))
         elif seat in state.seats and not state.dealt:
@@ -84,8 +85,17 @@ class GameMode:
         """The commitment until the end, then the key and the history digest (each public
         by then; the digest is the last row of 16)."""
         if self.state.is_terminal():
-            return Code("Key, digest", self.record.key.hex() + history_digest(self.record))
+            return Code("Key, digest", self.record.key.hex() + self.shown_digest())
         return Code("Commitment", commitment(self.record.key))
+
+    def shown_digest(self) -> str:
+        """:func:`history_digest` of the record, made once for each history: an ended game
+        shows it on every seat's PEEK face, the public screen and its code, and each redraw
+        asks again (one SHA-256 link an entry: most of an ended game's redraw, made anew)."""
+        history = (self.record.seed, *self.record.entries)
+        if self._digest[0] != history:
+            self._digest = (history, history_digest(self.record))
+        return self._digest[1]
 
     # --- the table's own changes ---------------------------------------------------------------
 
@@ -203,7 +213,7 @@ class GameMode:
         if self.state.is_terminal():
             digits = self.record.key.hex()
             return ("Key revealed:", digits[:32], digits[32:],
-                    f"Digest {history_digest(self.record)}")
+                    f"Digest {self.shown_digest()}")
         shown = f"Commitment {commitment(self.record.key)}"
         return (shown,) if self.state.dealt else (shown, self.cutting.public_line())
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.api import LABEL, LINE, Action
 from engine.text import fit, screen_lines
@@ -281,8 +282,11 @@ class SeatUI:
         return text, more
 
 
+@lru_cache(maxsize=256)
 def notice_lines(text: str) -> tuple[str, ...]:
-    """A notice as the body shows it: wrapped at spaces into 21-character lines."""
+    """A notice as the body shows it: wrapped at spaces into 21-character lines. Wrapped
+    once for each text: a notice stays on every seat for several redraws (textwrap's
+    Python was a fifth of composing such a face)."""
     return screen_lines(text)
 
 

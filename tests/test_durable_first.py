@@ -127,6 +127,29 @@ def test_a_press_is_drawn_while_the_disk_flushes_and_sent_once_it_is_durable(tab
     assert table.app.effects.tunes[tunes:] == [Tune.TURN]
 
 
+def test_the_presser_s_screen_is_on_its_way_before_the_press_s_tune(table, monkeypatch):
+    """Once the commit returns, the presser's screen goes to its bus first: the tune the
+    press held back plays after it (nothing of the presser's frame waits for the buzzer),
+    and every other seat's screen after the tune."""
+    heard: list[dict[int, int]] = []
+    buzz = table.app.effects.buzz
+
+    def buzzing(tune: str, at: float) -> None:
+        heard.append({seat: table.transfers(seat) for seat in SEATS})
+        buzz(tune, at)
+
+    monkeypatch.setattr(table.app.effects, "buzz", buzzing)
+    before = {seat: table.transfers(seat) for seat in SEATS}
+    step = table.press_in_background(2)
+    table.disk.go.set()
+    step.join(HANG_GUARD)
+    assert len(heard) == 1
+    assert heard[0][2] > before[2]
+    assert {seat: heard[0][seat] for seat in SEATS if seat != 2} == \
+        {seat: before[seat] for seat in SEATS if seat != 2}
+    assert all(table.transfers(seat) > before[seat] for seat in SEATS)
+
+
 def test_a_commit_the_disk_refuses_is_told_in_the_same_step(table):
     """The disk refuses the commit while the loop draws: the game goes on, and every seat
     says it is not saving at once, not at some later press."""

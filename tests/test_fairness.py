@@ -18,6 +18,7 @@ from companion.composer import secret_face_for
 from companion.journal_chain import history_digest
 from companion.journal_sqlite import SqliteJournal
 from companion.lobby import StartGame
+from companion.record import JournaledAction
 from companion.statedir import journal_path
 from engine import registry
 from engine.rng import NotDealt, SeededRandom, commitment, deal_seed, micros
@@ -157,6 +158,24 @@ def _drop_last_action_and_chain_again(path) -> None:
 
 
 # --- They Live: each player's character pick is that player's cut --------------------------
+
+
+def test_fairness_digest_shown_is_the_history_as_it_stands() -> None:
+    """The ended game's digest, made once for every redraw that shows it, is made again for
+    a history that is not the one it was made of (here an entry more, as a table's own
+    action would add): the code never shows the digest of a history that no longer is."""
+    with Table(seats=3, key=KEY) as table:
+        _open_cut(table, 3)
+        for seat in (1, 2, 3):
+            table.wait(0.7)
+            table.choose(seat, "cut")
+        _play_to_the_end(table, b"fairness digest player")
+        record = table.app.session.record
+        ended = table.app.session.mode.public_code()
+        assert ended == Code("Key, digest", KEY.hex() + history_digest(record))
+        record.entries.append(JournaledAction(None, "pause", record.entries[-1].at + 1.0))
+        again = table.app.session.mode.public_code()
+        assert again == Code("Key, digest", KEY.hex() + history_digest(record)) != ended
 
 
 def _play_to_the_end(table: Table, player: bytes) -> None:

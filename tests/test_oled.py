@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from companion.render import large_font
 from hardware.drivers.bus import RecordingBus, Tca9548a, Transfer
-from hardware.drivers.oled import CONTROLLERS, DISPLAY_OFF, DISPLAY_ON, OledScreen
+from hardware.drivers.oled import CONTROLLERS, DISPLAY_OFF, DISPLAY_ON, OledScreen, page_bytes
 from podproto.wire import CHIPS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
@@ -173,6 +173,18 @@ rectangles = st.lists(
 def test_oled_drives_every_chip_table_toml_accepts() -> None:
     """The chips are one list (podproto.wire.CHIPS); the Pi has a controller for each."""
     assert tuple(CONTROLLERS) == CHIPS
+
+
+@settings(max_examples=100, deadline=None)
+@given(frames)
+def test_page_bytes_holds_each_pixel_where_the_controller_reads_it(data: bytes) -> None:
+    """Byte ``page * 128 + x`` holds column x of the page's 8 rows, the top one in bit 0:
+    checked pixel by pixel against the image, on any frame."""
+    image = image_from(data)
+    ram = page_bytes(image)
+    assert len(ram) == 1024
+    assert all(bool(ram[y // 8 * 128 + x] >> (y % 8) & 1) == bool(image.getpixel((x, y)))
+               for y in range(64) for x in range(128))
 
 
 @settings(max_examples=40, deadline=None)

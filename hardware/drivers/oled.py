@@ -51,22 +51,22 @@ DISPLAY_ON = 0xAF
 NOP = 0xE3  # the same on both controllers: a harmless probe
 COMMAND_MODE = 0x00
 DATA_MODE = 0x40  # the control byte before display RAM bytes (luma's, and ours)
+_DATA_PREFIX = bytes((DATA_MODE,))
 # The RAM bytes of one transfer (an ``i2c_rdwr`` message, not luma's 32-byte SMBus blocks):
 # each transfer costs its address and control bytes and the driver's set-up, so a longer one
 # sends fewer, and a press behind a redraw still waits for one transfer only (3 ms at 400 kHz).
 I2C_BLOCK = 128
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns centred in the SH1106's 132-column RAM
 
-_BIT_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
-
 
 def page_bytes(image: Image.Image) -> bytes:
     """The controller RAM for ``image``: page-major, 128 bytes a page, bit 0 = top row.
 
-    Transposing makes each image column a row of 64 pixels that PIL packs MSB-first into 8
-    bytes (one per page); reversing the bits of each byte puts the page's top row in bit 0.
+    Transposing makes each image column a row of 64 pixels, which PIL's ``1;R`` raw mode
+    packs least significant bit first into 8 bytes, one per page, the page's top row in bit
+    0: the controller's own byte, made in C.
     """
-    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_BIT_REVERSED)
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
     return b"".join(columns[page::PAGES] for page in range(PAGES))
 
 
@@ -200,24 +200,25 @@ Costs = tuple[int, ...]  # the cost of a window of each size, 0..FRAME_BYTES
 def _runs(old: bytes | None, new: bytes, cost: Costs) -> list[list[Run]]:
     """Each page's changed column runs, merged wherever one write costs no more than two.
 
-    XOR of the two frames as integers marks every changed byte non-zero, and a regular
-    expression finds each page's runs: both in C, as this runs for every frame.
+    A page that did not change is told by one comparison; in one that did, XOR of its two
+    rows as integers marks every changed byte non-zero, and a regular expression finds the
+    runs: all in C, as this runs for every frame.
     """
     if old is None:
         return [[(0, WIDTH)] for _ in range(PAGES)]
-    diff = _xor(old, new)
     pages: list[list[Run]] = []
     for base in range(0, FRAME_BYTES, WIDTH):
         spans: list[Run] = []
-        for match in _CHANGED.finditer(diff, base, base + WIDTH):
-            start, end = match.span()
-            start, end = start - base, end - base
-            if spans:
-                left, right = spans[-1]
-                if cost[end - left] <= cost[right - left] + cost[end - start]:
-                    spans[-1] = (left, end)
-                    continue
-            spans.append((start, end))
+        before, after = old[base : base + WIDTH], new[base : base + WIDTH]
+        if before != after:
+            for match in _CHANGED.finditer(_xor(before, after)):
+                start, end = match.span()
+                if spans:
+                    left, right = spans[-1]
+                    if cost[end - left] <= cost[right - left] + cost[end - start]:
+                        spans[-1] = (left, end)
+                        continue
+                spans.append((start, end))
         pages.append(spans)
     return pages
 
@@ -274,18 +275,31 @@ def _merge_pages(runs: list[list[Run]], cost: Costs, first: int) -> list[Window]
     return windows
 
 
-Transfer = tuple[tuple[int, ...], tuple[int, ...]]  # (commands, ()) or ((), RAM offsets)
+Transfer = tuple[tuple[int, ...], tuple[Run, ...]]  # (commands, ()) or ((), RAM spans)
 
 
-def transfers(windows: list[Window], frame: bytes, controller: Addressing) -> list[Transfer]:
+def transfers(windows: list[Window], controller: Addressing) -> list[Transfer]:
     """``windows`` as the I2C transfers luma makes of them: each window's addressing command,
-    then its data in blocks of :data:`I2C_BLOCK`, each block with the RAM offsets it fills."""
+    then its data in blocks of :data:`I2C_BLOCK`, each block as the ``(start, end)`` spans of
+    RAM it fills, in the order the write pointer visits them (slices, not byte by byte: the
+    writer cuts each block from the frame and marks it held in a few C calls)."""
     out: list[Transfer] = []
     for window in windows:
         out.append((controller.address(window), ()))
-        offsets = [page * WIDTH + column for page in range(window.first_page, window.last_page + 1)
-                   for column in range(window.start, window.end)]
-        out += [((), tuple(offsets[at:at + I2C_BLOCK])) for at in range(0, len(offsets), I2C_BLOCK)]
+        block: list[Run] = []
+        room = I2C_BLOCK
+        for page in range(window.first_page, window.last_page + 1):
+            start, end = page * WIDTH + window.start, page * WIDTH + window.end
+            while start < end:
+                cut = min(end, start + room)
+                block.append((start, cut))
+                room -= cut - start
+                start = cut
+                if not room:
+                    out.append(((), tuple(block)))
+                    block, room = [], I2C_BLOCK
+        if block:
+            out.append(((), tuple(block)))
     return out
 
 
@@ -405,7 +419,7 @@ class OledScreen(SeatScreen):
     def step(self) -> bool:
         """One transfer of the pending update (on the writer's thread); False when done."""
         commands: tuple[int, ...]
-        offsets: tuple[int, ...]
+        spans: tuple[Run, ...]
         with self._pending:
             device = self._device
             if device is None:  # retired (or failed) since: its reconnect sends a whole frame
@@ -414,17 +428,17 @@ class OledScreen(SeatScreen):
                 return False
             if self._off:
                 self._off = False
-                commands, offsets = (DISPLAY_OFF,), ()
+                commands, spans = (DISPLAY_OFF,), ()
             else:
                 if not self._plan and self._want is not None:
                     self._plan_next()
                 if self._plan:
-                    commands, offsets = self._plan.popleft()
+                    commands, spans = self._plan.popleft()
                     if not self._plan and self._want is None:
                         self._whole = False
                 elif self._on:
                     self._on = False
-                    commands, offsets = (DISPLAY_ON,), ()
+                    commands, spans = (DISPLAY_ON,), ()
                 else:
                     return False
             goal = self._goal
@@ -432,16 +446,16 @@ class OledScreen(SeatScreen):
             if commands:
                 device.command(*commands)
             else:
-                data = [DATA_MODE, *(goal[offset] for offset in offsets)]
+                data = b"".join((_DATA_PREFIX, *(goal[start:end] for start, end in spans)))
                 self._bus.i2c_rdwr(i2c_msg.write(self._address, data))
         except luma.core.error.DeviceNotFoundError as error:
             raise OSError(errno.EREMOTEIO, str(error)) from error
-        if offsets:
+        if spans:
             with self._pending:
                 held = self._held
                 if held is not None:
-                    for offset in offsets:
-                        held[offset] = goal[offset]
+                    for start, end in spans:
+                        held[start:end] = goal[start:end]
         return True
 
     def _plan_next(self) -> None:
@@ -452,7 +466,7 @@ class OledScreen(SeatScreen):
             self._whole, self._held = True, bytearray(goal)
         base = None if self._whole else bytes(self._held)
         self._goal = goal
-        self._plan.extend(transfers(plan(base, goal, self._controller), goal, self._controller))
+        self._plan.extend(transfers(plan(base, goal, self._controller), self._controller))
 
     def _now(self, job: Callable[[], None]) -> None:
         """Run ``job`` on the bus now (after anything queued on its writer) and wait."""
