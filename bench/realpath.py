@@ -227,7 +227,8 @@ class RealTable:
             self.config, self.events.put, pin_factory=self.factory, pod_ports=lambda: [],
             bus_factory=lambda n: TimedBus(self.pi.open(n), seat_of, self.tracer),
             sysfs=self.pi.sysfs)
-        self.journal = SqliteJournal(folder / "journal.sqlite3")
+        # Opened as ``companion play`` opens it: its log's index in memory, its file locked.
+        self.journal = SqliteJournal(folder / "journal.sqlite3", exclusive=True)
         self.app = App(self.hardware, journal=self.journal, notifier=Notifier({}),
                        key_source=lambda n: BENCH_KEY)
         self._wrap_step()
@@ -393,7 +394,7 @@ def commit_seconds(folder: Path, appends: int = 200) -> list[float]:
     from companion.record import GameRecord, JournaledAction
 
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
-        journal = SqliteJournal(Path(scratch) / "journal.sqlite3")
+        journal = SqliteJournal(Path(scratch) / "journal.sqlite3", exclusive=True)
         record = GameRecord("staying-alive", (1, 2, 3), {}, BENCH_KEY)
         journal.begin(record)
         seconds = []
