@@ -18,7 +18,7 @@ exactly (a dynamic programme over bands, then over spans).
 
 from __future__ import annotations
 
-from hardware.drivers.oled import PAGES, WIDTH, Addressing, Window, _changed_runs
+from hardware.drivers.planner import PAGES, WIDTH, Addressing, Window, _changed_runs
 
 Run = tuple[int, int]
 

@@ -17,8 +17,9 @@ from serial.tools.list_ports import comports
 from .base import SeatHardware, Sink, TableHardware
 from .config import SeatConfig, TableConfig
 from .drivers.bus import BusWriter, I2cBus, Tca9548a
+from .drivers.chorus import Chorus
 from .drivers.gpio import Clock, GpioBuzzer, GpioVibrator, SeatButtons
-from .drivers.oled import OledScreen
+from .drivers.oled import CONTROLLERS, OledScreen
 from .drivers.wires import SYSFS, wire_of
 from .pods.discovery import PodFinder, PortLister
 from .pods.link import PodLink
@@ -115,7 +116,7 @@ def _build_seat(
 def _screen(seat: SeatConfig, buses: _Buses) -> OledScreen:
     screen = OledScreen(
         buses.open(seat), driver=seat.display, address=seat.address, rotate=seat.rotate // 90,
-        writer=buses.writer(seat),
+        writer=buses.writer(seat), chorus=buses.chorus(seat),
     )
     try:
         screen.reconnect()
@@ -129,13 +130,26 @@ class _Buses:
     """Opens a bus per seat; seats behind one userspace mux share its bus and its state, and
     the seats of one physical wire share one writer thread, whatever ``/dev/i2c-N`` each
     opens (the kernel mux's channels are their parent's wire, :func:`wire_of`); two muxes on
-    two of the Pi's buses: two writers, sending at once."""
+    two of the Pi's buses: two writers, sending at once. The displays of one driver at one
+    address behind one userspace mux are a :class:`Chorus`: a frame several of them show
+    crosses the wire once (the kernel's mux switches one channel at a time)."""
 
     def __init__(self, open_bus: BusFactory, sysfs: Path) -> None:
         self._open_bus = open_bus
         self._sysfs = sysfs
         self._muxes: dict[int, Tca9548a] = {}
         self._writers: dict[int, BusWriter] = {}
+        self._choruses: dict[tuple[int, int, str], Chorus] = {}
+
+    def chorus(self, seat: SeatConfig) -> Chorus | None:
+        """The chorus of ``seat``'s display (None: it is a chorus of one). Open its bus first."""
+        if seat.mux is None:
+            return None
+        key = (seat.mux.bus, seat.address, seat.display)
+        if key not in self._choruses:
+            self._choruses[key] = Chorus(seat.address, CONTROLLERS[seat.display],
+                                         self.writer(seat), self._muxes[seat.mux.bus])
+        return self._choruses[key]
 
     def writer(self, seat: SeatConfig) -> BusWriter:
         number = seat.mux.bus if seat.mux is not None else seat.bus

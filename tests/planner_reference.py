@@ -3,7 +3,7 @@ planner in hardware/drivers/oled.py must agree with, window for window."""
 
 from __future__ import annotations
 
-from hardware.drivers.oled import PAGES, WIDTH, Addressing, Window, _changed_runs
+from hardware.drivers.planner import PAGES, WIDTH, Addressing, Window, _changed_runs
 
 
 def reference_plan(old: bytes | None, new: bytes, controller: Addressing) -> list[Window]:

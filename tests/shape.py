@@ -38,7 +38,7 @@ from engine.api import State
 from engine.rng import SeededRandom
 from hardware.base import ButtonName, Speaker, Vibrator
 from hardware.drivers.bus import Transfer
-from hardware.drivers.oled import PAGES, WIDTH, page_bytes
+from hardware.drivers.planner import PAGES, WIDTH, page_bytes
 from tests.secrecy import Table
 
 DATA_CONTROL = 0x40  # luma's control byte before display data (0x00: commands)

@@ -14,7 +14,7 @@ from companion.render import render
 from companion.script_cli import run_script
 from engine.rng import SeededRandom
 from hardware.base import ButtonName
-from hardware.drivers.oled import page_bytes
+from hardware.drivers.planner import page_bytes
 from tests.secrecy import Table, assert_table_keeps_secrets, random_table_step
 from tests.test_oled import Ram
 

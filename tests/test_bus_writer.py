@@ -12,7 +12,8 @@ import pytest
 from smbus2 import i2c_msg
 
 from hardware.drivers.bus import BusWriter, RecordingBus
-from hardware.drivers.oled import DISPLAY_OFF, OledScreen
+from hardware.drivers.chorus import DISPLAY_OFF
+from hardware.drivers.oled import OledScreen
 
 from .test_oled import Ram, clock_face
 

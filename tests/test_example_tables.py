@@ -32,7 +32,7 @@ from hardware.base import SeatLink
 from hardware.build import build_table
 from hardware.config import TableConfig, load_config
 from hardware.drivers.bus import RecordingBus
-from hardware.drivers.oled import page_bytes
+from hardware.drivers.planner import page_bytes
 from hardware.pods.link import PodLink
 from tests.pod_sim.harness import HANG_GUARD, SimPod
 

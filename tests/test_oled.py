@@ -16,7 +16,9 @@ from PIL import Image, ImageDraw
 
 from companion.render import large_font
 from hardware.drivers.bus import RecordingBus, Tca9548a, Transfer
-from hardware.drivers.oled import CONTROLLERS, DISPLAY_OFF, DISPLAY_ON, OledScreen, page_bytes
+from hardware.drivers.chorus import DISPLAY_OFF, DISPLAY_ON
+from hardware.drivers.oled import CONTROLLERS, OledScreen
+from hardware.drivers.planner import page_bytes
 from podproto.wire import CHIPS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")

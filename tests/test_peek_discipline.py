@@ -17,7 +17,8 @@ from companion.journal_sqlite import SqliteJournal
 from companion.render import render
 from companion.seat_ui import MAX_PEEK
 from hardware.base import ButtonName
-from hardware.drivers.oled import DISPLAY_OFF, DISPLAY_ON, page_bytes
+from hardware.drivers.chorus import DISPLAY_OFF, DISPLAY_ON
+from hardware.drivers.planner import page_bytes
 from hardware.headless import HeadlessTable
 from tests.secrecy import Table
 from tests.test_oled import COLUMN_OFFSET, Ram

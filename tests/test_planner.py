@@ -8,7 +8,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.drivers.oled import CONTROLLERS, FRAME_BYTES, I2C_BLOCK, PAGES, WIDTH, plan, transfers
+from hardware.drivers.oled import CONTROLLERS
+from hardware.drivers.planner import FRAME_BYTES, I2C_BLOCK, PAGES, WIDTH, plan, transfers
 from hardware.pods.screen import LINK
 
 from .planner_reference import reference_plan

@@ -31,7 +31,7 @@ from hardware.base import ButtonEdge, ButtonName, SeatLink
 from hardware.build import build_table
 from hardware.config import parse_config
 from hardware.drivers.bus import RecordingBus
-from hardware.drivers.oled import page_bytes
+from hardware.drivers.planner import page_bytes
 from hardware.pods.discovery import PodFinder
 from hardware.pods.link import PodLink
 from hardware.pods.port import PodPort, open_serial

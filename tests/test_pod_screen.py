@@ -8,7 +8,7 @@ from PIL import Image
 from companion.composer import face_for
 from companion.render import render
 from engine.api import SeatView
-from hardware.drivers.oled import FRAME_BYTES, page_bytes
+from hardware.drivers.planner import FRAME_BYTES, page_bytes
 from hardware.pods.screen import PodScreen, PodVibrator
 from podproto import wire
 

@@ -17,7 +17,8 @@ from hardware.build import open_smbus
 from hardware.closing import Closing
 from hardware.config import DISPLAY_ADDRESSES, SeatConfig, TableConfig
 from hardware.drivers.bus import I2cBus, Tca9548a
-from hardware.drivers.oled import COMMAND_MODE, NOP, OledScreen
+from hardware.drivers.chorus import COMMAND_MODE
+from hardware.drivers.oled import NOP, OledScreen
 
 from ..render import large_font
 from .findings import Finding, Level, Machine

@@ -113,9 +113,10 @@ class Tca9548a:
     """A TCA9548A I2C switch driven from userspace: several seats share one ``SMBus``.
 
     Each transfer through a :meth:`channel` first selects that channel (writes ``1 << channel``
-    to the mux) unless it is already selected. After any bus error the selection is forgotten,
-    so a mux that lost power is selected again on the next transfer. The shared bus is closed
-    when the last channel is closed.
+    to the mux) unless it is already selected; :meth:`connected` switches several in at once
+    (a chorus of screens, :mod:`hardware.drivers.chorus`). After any bus error the selection
+    is forgotten, so a mux that lost power is selected again on the next transfer. The shared
+    bus is closed when the last channel is closed.
     """
 
     def __init__(self, bus: I2cBus, address: int = 0x70) -> None:
@@ -123,7 +124,7 @@ class Tca9548a:
             raise ValueError(f"a TCA9548A answers at 0x70..0x77, not {address:#04x}")
         self.bus = bus
         self.address = address
-        self._selected: int | None = None
+        self._selected: int | None = None  # the mask last written
         self._open_channels: set[int] = set()
         self._lock = threading.RLock()
 
@@ -138,12 +139,22 @@ class Tca9548a:
     @contextmanager
     def selected(self, channel: int) -> Iterator[I2cBus]:
         """Hold the bus with ``channel`` switched in, for one or more transfers."""
+        with self.connected(1 << channel) as bus:
+            yield bus
+
+    @contextmanager
+    def connected(self, mask: int) -> Iterator[I2cBus]:
+        """Hold the bus with every channel of ``mask`` connected (bit N: channel N): a write
+        then reaches the displays of all of them at once (the control register is a
+        bitmask, TI's TCA9548A datasheet)."""
+        if not 0 < mask < 1 << len(MUX_CHANNELS):
+            raise ValueError(f"a TCA9548A connects channels 0..7, not the mask {mask:#x}")
         with self._lock:
             try:
-                if self._selected != channel:
+                if self._selected != mask:
                     self._selected = None
-                    self.bus.write_byte(self.address, 1 << channel)
-                    self._selected = channel
+                    self.bus.write_byte(self.address, mask)
+                    self._selected = mask
                 yield self.bus
             except OSError:
                 self._selected = None
@@ -276,6 +287,13 @@ class BusWriter:
             else:
                 queued.urgent = queued.urgent or urgent
                 queued.changes += 1
+
+    def relax(self, task: Task) -> None:
+        """``task``'s awaited part is sent: what it has left queues as any other work."""
+        with self._lock:
+            queued = self._queued.get(id(task))
+            if queued is not None:
+                queued.urgent = False
 
     def call(self, job: Job) -> None:
         done = threading.Event()

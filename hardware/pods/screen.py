@@ -20,7 +20,7 @@ from PIL import Image
 from podproto import wire
 
 from ..base import SCREEN_SIZE, Buzzer, SeatScreen, Vibrator
-from ..drivers.oled import BLANK_FRAME, Addressing, page_bytes, plan
+from ..drivers.planner import BLANK_FRAME, Addressing, page_bytes, plan
 from ..tunes import level, tones, vibration
 
 log = logging.getLogger(__name__)

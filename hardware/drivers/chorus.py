@@ -1,0 +1,332 @@
+"""A chorus: the seat screens behind one mux at one I2C address, sent to together.
+
+A TCA9548A's control register is a bitmask: any set of its channels can be connected at once
+(TI's TCA9548A datasheet, "Control Register"), and a write then reaches every display on every
+channel connected. When several screens are to show the same frame (the lobby, a notice on
+every seat, the cut, the deal, the seats that sit out a game) the chorus sends its bytes once,
+with all their channels connected, instead of once a seat: on one 400 kHz wire that is what
+keeps the last seat of a turn change in step with the first.
+
+How the work is ordered, between two transfers (so a new frame waits for one transfer at most):
+
+- The screen whose press is awaited first, then the others in the order they were handed over.
+- Screens that are to show the same frame go as one *group*, where its first member would go.
+  The presser's group sends the presser's own plan (not a byte more for the presser), every
+  member of the group connected; what the others still lack follows. Another group sends once
+  what any of its members lacks (a byte a member already shows is written again, unchanged).
+- A private face (``whole``: every byte, the same windows whatever the face) and a screen whose
+  RAM is unknown, or that is switched off first, go alone, as without a chorus: what a wire
+  shows of a secret never depends on which other seat holds the same one.
+- A shared write is acknowledged by any display that hears it (I2C's ACK is wired-AND), so a
+  display that is gone would not be noticed: each member hears a group's first addressing
+  command alone, and a display that stopped answering fails there, as it would alone.
+
+Plans are made on the writer's thread from the RAM each display really holds (each
+:class:`Part`'s ``held``, kept transfer by transfer), and made again whenever a member is
+handed a newer frame: nothing is planned from a frame that did not all reach its panel.
+A screen on no mux (or a kernel mux's channel, its own ``/dev/i2c-N``) is a chorus of one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+
+from smbus2 import i2c_msg
+
+from .bus import BusWriter, I2cBus, MuxChannel, Tca9548a
+from .planner import WIDTH, Addressing, Run, Window, plan, transfers
+
+DISPLAY_OFF = 0xAE
+DISPLAY_ON = 0xAF
+COMMAND_MODE = 0x00
+DATA_MODE = 0x40  # the control byte before display RAM bytes (luma's, and ours)
+_DATA_PREFIX = bytes((DATA_MODE,))
+
+
+@dataclass(eq=False)
+class Part:
+    """One screen's part in its chorus, read and written under the chorus's lock.
+
+    ``held`` is the display's RAM as sent (None: unknown); ``want`` the frame to reach (None:
+    reached); ``whole``: send ``want`` whole; ``off``/``on``: DISPLAY_OFF owed before its next
+    RAM byte, DISPLAY_ON once its RAM is sent; ``present``: there is a display to send to.
+    """
+
+    bus: I2cBus
+    failed: Callable[[OSError], None]
+    channel: int | None = None  # its channel on the chorus's mux (None: a chorus of one)
+    held: bytearray | None = None
+    want: bytes | None = None
+    whole: bool = False
+    off: bool = False
+    on: bool = False
+    present: bool = False
+    queued: int = 0  # when its pending work was handed over (0: none pending)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One transfer: to ``parts`` (several: a shared one), commands or RAM spans of ``frame``."""
+
+    parts: tuple[Part, ...]
+    commands: tuple[int, ...] = ()
+    spans: tuple[Run, ...] = ()
+    frame: bytes = b""
+    switches: str = ""  # "off" or "on": the flag it settles once sent
+
+
+@dataclass
+class Chorus:
+    """The screens at ``address`` behind ``mux`` (None: one screen on a bus of its own), all
+    of one ``controller``, on ``writer``'s wire (None: every update sent at once, as the
+    simulated table does). A :class:`hardware.drivers.bus.Task` of that writer."""
+
+    address: int
+    controller: Addressing
+    writer: BusWriter | None = None
+    mux: Tca9548a | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _parts: list[Part] = field(default_factory=list, init=False)
+    _jobs: deque[_Job] = field(default_factory=deque, init=False)
+    _planned: dict[int, bytes] = field(default_factory=dict, init=False)  # id(part) -> want
+    _stale: bool = field(default=False, init=False)
+    _awaited: Part | None = field(default=None, init=False)
+    _awaited_jobs: int = field(default=0, init=False)
+    _order: int = field(default=0, init=False)
+
+    def join(self, part: Part) -> None:
+        if self.mux is not None:
+            bus = part.bus
+            if not isinstance(bus, MuxChannel) or bus.mux is not self.mux:
+                raise ValueError("a chorus's screens are on channels of its mux")
+            part.channel = bus.number
+        elif self._parts:
+            raise ValueError("a chorus without a mux has one screen")
+        with self.lock:
+            self._parts.append(part)
+
+    def leave(self, part: Part) -> None:
+        with self.lock:
+            self._parts.remove(part)
+            self._stale = True
+
+    def forget(self, part: Part, *, present: bool) -> None:
+        """``part``'s RAM is unknown (its next frame goes whole), nothing of it is owed."""
+        with self.lock:
+            part.held, part.want, part.whole, part.off, part.on = None, None, False, False, False
+            part.present = present
+            self._stale = True
+
+    def handed(self, part: Part, *, urgent: bool) -> None:
+        """``part`` has new work (under the lock): plan again before the next transfer."""
+        if not part.queued:
+            self._order += 1
+            part.queued = self._order
+        if urgent:
+            self._awaited = part
+        self._stale = True
+
+    def submit(self, urgent: bool) -> None:
+        """Queue the chorus on its writer (it keeps its place if queued)."""
+        assert self.writer is not None
+        self.writer.submit(self, self._lost, urgent=urgent)
+
+    def drain(self) -> None:
+        """Send everything pending, here and now (the caller holds the wire)."""
+        while self.step():
+            pass
+
+    def step(self) -> bool:
+        """One transfer of the pending work (on the writer's thread); False when none is left.
+
+        A transfer that fails takes its parts out of the work (each is told through its
+        ``failed``) and the rest goes on: one unplugged display never stops the others.
+        """
+        with self.lock:
+            if self._stale:
+                self._replan()
+            if not self._jobs:
+                return False
+            job = self._jobs.popleft()
+        try:
+            self._send(job)
+        except OSError as error:
+            with self.lock:
+                for part in job.parts:
+                    part.present = False
+                self._stale = True
+            for part in job.parts:
+                part.failed(error)
+            return True
+        with self.lock:
+            self._sent(job)
+        return True
+
+    # --- planning (under the lock) --------------------------------------------------------
+
+    def _replan(self) -> None:
+        self._stale = False
+        self._jobs.clear()
+        self._planned.clear()
+        pending = []
+        for part in self._parts:
+            if not part.present:
+                part.want, part.queued, part.off, part.on = None, 0, False, False
+            elif part.queued:
+                pending.append(part)
+        pending.sort(key=lambda p: (p is not self._awaited, p.queued))
+        groups: dict[bytes, list[Part]] = {}
+        for part in pending:
+            if self._shared(part):
+                assert part.want is not None
+                groups.setdefault(part.want, []).append(part)
+        for part in pending:
+            if not self._shared(part):
+                self._jobs.extend(self._alone(part))
+            elif (group := groups.pop(part.want or b"", None)) is not None:
+                self._jobs.extend(self._together(group))
+        for part in pending:
+            if part.want is not None:
+                self._planned[id(part)] = part.want
+        awaited = self._awaited
+        self._awaited_jobs = sum(1 for job in self._jobs if awaited in job.parts)
+        if awaited is not None and not self._awaited_jobs:
+            self._answered()
+        if not self._jobs:
+            self._finish()
+
+    def _shared(self, part: Part) -> bool:
+        """Whether ``part``'s frame may go to other members at once: a public frame on known
+        RAM, nothing to switch off first."""
+        return (self.mux is not None and part.want is not None and not part.whole
+                and part.held is not None and not part.off)
+
+    def _alone(self, part: Part) -> list[_Job]:
+        jobs: list[_Job] = []
+        if part.off:
+            jobs.append(_Job((part,), (DISPLAY_OFF,), switches="off"))
+        want = part.want
+        if want is not None:
+            if part.held is None:  # unknown RAM: written whole, and known as it is sent
+                part.whole, part.held = True, bytearray(want)
+            base = None if part.whole else bytes(part.held)
+            jobs += self._windows((part,), plan(base, want, self.controller), want)
+        if part.on:
+            jobs.append(_Job((part,), (DISPLAY_ON,), switches="on"))
+        return jobs
+
+    def _together(self, group: list[Part]) -> list[_Job]:
+        """The jobs of members that are to show one frame (``group``, in their order)."""
+        frame = group[0].want
+        assert frame is not None
+        jobs: list[_Job] = []
+        lacking = [part for part in group if bytes(part.held or b"") != frame]
+        if lacking and lacking[0] is self._awaited:
+            presser = lacking[0]
+            windows = plan(bytes(presser.held or b""), frame, self.controller)
+            jobs += self._windows(tuple(lacking), windows, frame)
+            after = {id(part): _applied(part.held or b"", windows, frame) for part in lacking}
+            lacking = [part for part in lacking[1:] if after[id(part)] != frame]
+            base = _union(frame, [after[id(part)] for part in lacking])
+        else:
+            base = _union(frame, [bytes(part.held or b"") for part in lacking])
+        if lacking:
+            jobs += self._windows(tuple(lacking), plan(base, frame, self.controller), frame)
+        jobs += [_Job((part,), (DISPLAY_ON,), switches="on") for part in group if part.on]
+        return jobs
+
+    def _windows(self, parts: tuple[Part, ...], windows: list[Window],
+                 frame: bytes) -> list[_Job]:
+        """``windows`` of ``frame`` as transfers to ``parts``; with several, each hears the
+        first addressing command alone (a display that is gone NACKs it)."""
+        jobs: list[_Job] = []
+        for commands, spans in transfers(windows, self.controller):
+            if commands and not jobs and len(parts) > 1:
+                jobs += [_Job((part,), commands, frame=frame) for part in parts]
+            else:
+                jobs.append(_Job(parts, commands, spans, frame))
+        return jobs
+
+    # --- sending --------------------------------------------------------------------------
+
+    def _send(self, job: _Job) -> None:
+        with self._connected(job.parts) as bus:
+            if job.commands:
+                bus.write_i2c_block_data(self.address, COMMAND_MODE, list(job.commands))
+            else:
+                data = b"".join((_DATA_PREFIX, *(job.frame[a:b] for a, b in job.spans)))
+                bus.i2c_rdwr(i2c_msg.write(self.address, data))
+
+    def _connected(self, parts: tuple[Part, ...]) -> AbstractContextManager[I2cBus]:
+        if len(parts) == 1:
+            return nullcontext(parts[0].bus)  # its own bus: a mux channel selects itself
+        assert self.mux is not None
+        mask = 0
+        for part in parts:
+            assert part.channel is not None
+            mask |= 1 << part.channel
+        return self.mux.connected(mask)
+
+    def _sent(self, job: _Job) -> None:
+        for part in job.parts:
+            if job.switches == "off":
+                part.off = False
+            elif job.switches == "on":
+                part.on = False
+            elif job.spans and part.held is not None:
+                for start, end in job.spans:
+                    part.held[start:end] = job.frame[start:end]
+        if self._awaited is not None and self._awaited in job.parts:
+            self._awaited_jobs -= 1
+            if not self._awaited_jobs:
+                self._answered()
+        if not self._jobs:
+            self._finish()
+
+    def _finish(self) -> None:
+        """The plan is all sent: each part that was handed nothing newer meanwhile is done."""
+        for part in self._parts:
+            if part.want is not None and self._planned.get(id(part)) is part.want:
+                part.want, part.whole = None, False
+            if part.want is None and not part.off and not part.on:
+                part.queued = 0
+
+    def _answered(self) -> None:
+        """The awaited screen is all sent: the chorus queues as any other from now on."""
+        self._awaited = None
+        if self.writer is not None:
+            self.writer.relax(self)
+
+    def _lost(self, error: OSError) -> None:
+        """An OSError out of :meth:`step` (it keeps its own): every member is told."""
+        with self.lock:
+            parts = list(self._parts)
+            for part in parts:
+                part.present = False
+            self._stale = True
+        for part in parts:
+            part.failed(error)
+
+
+def _applied(held: bytes | bytearray, windows: list[Window], frame: bytes) -> bytes:
+    """``held`` once ``windows`` of ``frame`` are written into it."""
+    out = bytearray(held)
+    for window in windows:
+        for page in range(window.first_page, window.last_page + 1):
+            start, end = page * WIDTH + window.start, page * WIDTH + window.end
+            out[start:end] = frame[start:end]
+    return bytes(out)
+
+
+def _union(frame: bytes, helds: Sequence[bytes]) -> bytes:
+    """A RAM that differs from ``frame`` wherever any of ``helds`` does: planning from it
+    covers what every member lacks."""
+    wanted = int.from_bytes(frame, "big")
+    lacking = 0
+    for held in helds:
+        lacking |= int.from_bytes(held, "big") ^ wanted
+    return (wanted ^ lacking).to_bytes(len(frame), "big")
