@@ -17,8 +17,8 @@ from hardware.build import open_smbus
 from hardware.closing import Closing
 from hardware.config import DISPLAY_ADDRESSES, SeatConfig, TableConfig
 from hardware.drivers.bus import I2cBus, Tca9548a
-from hardware.drivers.chorus import COMMAND_MODE
-from hardware.drivers.oled import NOP, OledScreen
+from hardware.drivers.chorus import COMMAND_MODE, NOP
+from hardware.drivers.oled import OledScreen
 
 from ..render import large_font
 from .findings import Finding, Level, Machine

@@ -18,8 +18,8 @@ How the work is ordered, between two transfers (so a new frame waits for one tra
   RAM is unknown, or that is switched off first, go alone, as without a chorus: what a wire
   shows of a secret never depends on which other seat holds the same one.
 - A shared write is acknowledged by any display that hears it (I2C's ACK is wired-AND), so a
-  display that is gone would not be noticed: each member hears a group's first addressing
-  command alone, and a display that stopped answering fails there, as it would alone.
+  display that is gone would not be noticed: each member of a shared write is then asked alone
+  (a NOP), and a display that stopped answering fails there, as it would alone.
 
 Plans are made on the writer's thread from the RAM each display really holds (each
 :class:`Part`'s ``held``, kept transfer by transfer), and made again whenever a member is
@@ -42,6 +42,7 @@ from .planner import WIDTH, Addressing, Run, Window, plan, transfers
 
 DISPLAY_OFF = 0xAE
 DISPLAY_ON = 0xAF
+NOP = 0xE3  # the same on both controllers: a harmless probe
 COMMAND_MODE = 0x00
 DATA_MODE = 0x40  # the control byte before display RAM bytes (luma's, and ours)
 _DATA_PREFIX = bytes((DATA_MODE,))
@@ -220,15 +221,24 @@ class Chorus:
         return jobs
 
     def _together(self, group: list[Part]) -> list[_Job]:
-        """The jobs of members that are to show one frame (``group``, in their order)."""
+        """The jobs of members that are to show one frame (``group``, in their order).
+
+        A shared write is acknowledged by any display that hears it (I2C's ACK is wired-AND),
+        so each member that had one is then asked alone (a NOP): a display that is gone fails
+        there, as it would alone. The presser is asked as soon as its frame is sent.
+        """
         frame = group[0].want
         assert frame is not None
         jobs: list[_Job] = []
+        asked: set[int] = set()
         lacking = [part for part in group if bytes(part.held or b"") != frame]
         if lacking and lacking[0] is self._awaited:
             presser = lacking[0]
             windows = plan(bytes(presser.held or b""), frame, self.controller)
             jobs += self._windows(tuple(lacking), windows, frame)
+            if len(lacking) > 1:
+                jobs.append(_Job((presser,), (NOP,)))
+                asked.add(id(presser))
             after = {id(part): _applied(part.held or b"", windows, frame) for part in lacking}
             lacking = [part for part in lacking[1:] if after[id(part)] != frame]
             base = _union(frame, [after[id(part)] for part in lacking])
@@ -236,20 +246,17 @@ class Chorus:
             base = _union(frame, [bytes(part.held or b"") for part in lacking])
         if lacking:
             jobs += self._windows(tuple(lacking), plan(base, frame, self.controller), frame)
+        shared = {id(part) for job in jobs if len(job.parts) > 1 for part in job.parts}
+        jobs += [_Job((part,), (NOP,)) for part in group
+                 if id(part) in shared and id(part) not in asked]
         jobs += [_Job((part,), (DISPLAY_ON,), switches="on") for part in group if part.on]
         return jobs
 
     def _windows(self, parts: tuple[Part, ...], windows: list[Window],
                  frame: bytes) -> list[_Job]:
-        """``windows`` of ``frame`` as transfers to ``parts``; with several, each hears the
-        first addressing command alone (a display that is gone NACKs it)."""
-        jobs: list[_Job] = []
-        for commands, spans in transfers(windows, self.controller):
-            if commands and not jobs and len(parts) > 1:
-                jobs += [_Job((part,), commands, frame=frame) for part in parts]
-            else:
-                jobs.append(_Job(parts, commands, spans, frame))
-        return jobs
+        """``windows`` of ``frame`` as transfers to ``parts``, connected together."""
+        return [_Job(parts, commands, spans, frame)
+                for commands, spans in transfers(windows, self.controller)]
 
     # --- sending --------------------------------------------------------------------------
 

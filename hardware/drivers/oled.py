@@ -33,10 +33,9 @@ from PIL import Image
 
 from ..base import SCREEN_SIZE, SeatScreen
 from .bus import BusWriter, I2cBus
-from .chorus import COMMAND_MODE, Chorus, Part
+from .chorus import COMMAND_MODE, NOP, Chorus, Part
 from .planner import BLANK_FRAME, Addressing, page_bytes
 
-NOP = 0xE3  # the same on both controllers: a harmless probe
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns centred in the SH1106's 132-column RAM
 
 

@@ -1,0 +1,371 @@
+"""Screens behind one mux that show the same frame get its bytes once, and each still ends up
+showing exactly its own last frame; the presser's screen costs no byte more; a private face
+goes alone; a display that is gone is still noticed.
+
+The displays are luma's, behind a real :class:`Tca9548a` over a recording bus that connects
+channels as the chip does (a write reaches every display on every channel connected, and is
+acknowledged if any of them hears it). What each display holds is rebuilt from the wire by the
+controller RAM model of tests/test_oled.py, channel by channel.
+"""
+
+from __future__ import annotations
+
+import errno
+import random
+import threading
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from smbus2 import i2c_msg
+
+from hardware.drivers.bus import BusWriter, RecordingBus, Tca9548a, Transfer
+from hardware.drivers.chorus import NOP, Chorus
+from hardware.drivers.oled import CONTROLLERS, OledScreen
+from hardware.drivers.planner import FRAME_BYTES, plan, transfers
+
+from .test_oled import ADDRESS, Ram, image_from
+
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
+
+MUX = 0x70
+HANG = 30.0  # seconds: only a hung writer takes this long
+
+
+class MuxedWire(RecordingBus):
+    """One bus behind a TCA9548A as the wire sees it: a display write is acknowledged when a
+    display on a connected channel hears it (``absent``: channels whose display is gone), and
+    ``hold``/``let`` keep transfers back until the test lets them go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.absent: set[int] = set()
+        self.mask = 0
+        self._ready = threading.Condition()
+        self._held = False
+        self._credit = 0
+
+    def hold(self) -> None:
+        with self._ready:
+            self._held = True
+
+    def let(self, count: int) -> None:
+        """Let ``count`` more transfers go (whenever the writer gets to them)."""
+        with self._ready:
+            self._credit += count
+            self._ready.notify_all()
+
+    def open(self) -> None:
+        with self._ready:
+            self._held = False
+            self._ready.notify_all()
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        self._wait()
+        if i2c_addr == MUX:
+            self.mask = value
+        super().write_byte(i2c_addr, value)
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        self._wait()
+        self._answered()
+        super().write_i2c_block_data(i2c_addr, register, data)
+
+    def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
+        self._wait()
+        self._answered()
+        super().i2c_rdwr(*i2c_msgs)
+
+    def _answered(self) -> None:
+        if not any(self.mask >> channel & 1 for channel in range(8) if channel not in self.absent):
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def _wait(self) -> None:
+        with self._ready:
+            assert self._ready.wait_for(lambda: not self._held or self._credit > 0, HANG)
+            if self._held:
+                self._credit -= 1
+                self._ready.notify_all()
+
+
+def per_channel(carried: list[Transfer]) -> dict[int, list[tuple[int, Transfer]]]:
+    """Each channel's transfers (with the mask they went under), as its display heard them."""
+    heard: dict[int, list[tuple[int, Transfer]]] = defaultdict(list)
+    mask = 0
+    for transfer in carried:
+        if transfer.address == MUX and transfer.control is None:
+            mask = transfer.data[0]
+            continue
+        for channel in range(8):
+            if mask >> channel & 1:
+                heard[channel].append((mask, transfer))
+    return heard
+
+
+def shown(wire: MuxedWire, channel: int, driver: str = "ssd1306") -> bytes:
+    return Ram(driver).feed([t for _, t in per_channel(wire.transfers)[channel]]).visible()
+
+
+def data_bytes(carried: list[Transfer]) -> int:
+    return sum(len(t.data) for t in carried if t.control == 0x40)
+
+
+class Blocker:
+    """A writer task that holds the writer until released: everything handed over meanwhile
+    is pending at once when the writer next plans, as on a busy wire."""
+
+    def __init__(self) -> None:
+        self.inside = threading.Event()
+        self.released = threading.Event()
+
+    def step(self) -> bool:
+        self.inside.set()
+        assert self.released.wait(HANG)
+        return False
+
+
+class Rig:
+    def __init__(self, count: int, driver: str = "ssd1306") -> None:
+        self.driver = driver
+        self.wire = MuxedWire()
+        self.mux = Tca9548a(self.wire, MUX)
+        self.writer = BusWriter("i2c-test")
+        self.chorus = Chorus(ADDRESS, CONTROLLERS[driver], self.writer, self.mux)
+        self.screens = [OledScreen(self.mux.channel(c), driver=driver, address=ADDRESS,
+                                   writer=self.writer, chorus=self.chorus) for c in range(count)]
+        for screen in self.screens:
+            screen.reconnect()
+
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """Hand updates over while the writer is busy; then let it send them all."""
+        blocker = Blocker()
+        self.writer.submit(blocker, lambda error: None)
+        assert blocker.inside.wait(HANG)
+        try:
+            yield
+        finally:
+            blocker.released.set()
+            self.drain()
+
+    def drain(self) -> None:
+        self.writer.call(lambda: None)
+
+    def close(self) -> None:
+        self.wire.open()
+        for screen in self.screens:
+            screen.close()
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    made = Rig(8)
+    yield made
+    made.close()
+
+
+def noise(seed: int) -> bytes:
+    return random.Random(seed).randbytes(FRAME_BYTES)
+
+
+def show(screen: OledScreen, frame: bytes) -> None:
+    screen.show(image_from(_unpacked(frame)))
+
+
+def _unpacked(frame: bytes) -> bytes:
+    """The row-major 1-bit image whose controller RAM (page_bytes) is ``frame``."""
+    rows = bytearray(FRAME_BYTES)
+    for page in range(8):
+        for x in range(128):
+            value = frame[page * 128 + x]
+            for bit in range(8):
+                if value >> bit & 1:
+                    y = page * 8 + bit
+                    rows[y * 16 + x // 8] |= 0x80 >> (x % 8)
+    return bytes(rows)
+
+
+def test_screens_to_show_one_frame_get_its_bytes_once(rig: Rig) -> None:
+    """Eight screens, each showing its own noise, then all the same frame: one frame of
+    bytes crosses the wire (not eight), with every channel connected, and each shows it."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    mark = len(rig.wire.transfers)
+    lobby = noise(100)
+    with rig.together():
+        for screen in rig.screens:
+            show(screen, lobby)
+    assert data_bytes(rig.wire.transfers[mark:]) == FRAME_BYTES
+    assert Transfer(MUX, None, bytes([0xFF])) in rig.wire.transfers[mark:]
+    assert all(shown(rig.wire, channel) == lobby for channel in range(8))
+
+
+def test_the_presser_costs_no_byte_more_and_goes_first(rig: Rig) -> None:
+    """The presser's screen needs a little; the others showing the same frame need it all.
+    Up to the presser's last byte the wire carries exactly the presser's own plan (the others
+    connected too), and nothing that leaves the presser out."""
+    old = noise(1)
+    for number, screen in enumerate(rig.screens):
+        show(screen, old if number == 0 else noise(10 + number))
+    rig.drain()
+    new = bytearray(old)
+    new[300:340] = bytes(40)  # a digit changed on the presser's screen
+    new = bytes(new)
+    mark = len(rig.wire.transfers)
+    with rig.together():
+        rig.screens[0].awaited()
+        for screen in rig.screens:
+            show(screen, new)
+    since = rig.wire.transfers[mark:]
+    heard = per_channel(since)[0]
+    last = max(index for index, t in enumerate(since) if t.control == 0x40
+               and any(t is h for _, h in heard))
+    before = [t for t in since[:last + 1] if t.address != MUX]
+    controller = CONTROLLERS["ssd1306"]
+    own = transfers(plan(old, new, controller), controller)
+    assert len(before) == len(own)  # the presser's own plan, transfer for transfer
+    assert data_bytes(before) == sum(end - start for _, spans in own for start, end in spans)
+    assert all(mask == 0xFF for mask, t in heard[:len(before)])
+    assert heard[len(before)][1] == Transfer(ADDRESS, 0x00, bytes([NOP]))  # then asked alone
+    assert all(shown(rig.wire, channel) == new for channel in range(8))
+
+
+def test_each_frame_goes_to_the_screens_that_show_it(rig: Rig) -> None:
+    """Three frames among five screens: three groups, each sent once to its own channels."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    mark = len(rig.wire.transfers)
+    frames = {0: noise(20), 1: noise(20), 2: noise(21), 3: noise(21), 4: noise(22)}
+    with rig.together():
+        for number, frame in frames.items():
+            show(rig.screens[number], frame)
+    masks = {t.data[0] for t in rig.wire.transfers[mark:] if t.address == MUX}
+    assert {0b11, 0b1100, 0b10000} <= masks
+    assert data_bytes(rig.wire.transfers[mark:]) == 3 * FRAME_BYTES
+    assert all(shown(rig.wire, number) == frame for number, frame in frames.items())
+
+
+def test_a_private_face_goes_alone_whatever_the_others_show() -> None:
+    """Two seats open their private faces at once: what the wire carries is the same whether
+    their secrets are the same or not (no shared write would tell that they are)."""
+
+    def wire_shape(second_secret: int) -> list[tuple]:
+        rig = Rig(2)
+        try:
+            for number, screen in enumerate(rig.screens):
+                show(screen, noise(number))
+            rig.drain()
+            mark = len(rig.wire.transfers)
+            with rig.together():
+                for screen, secret in zip(rig.screens, (50, second_secret), strict=True):
+                    screen.disclose(image_from(_unpacked(noise(secret))))
+            assert shown(rig.wire, 1) == noise(second_secret)
+            return [(t.address, t.control, len(t.data) if t.control == 0x40 else t.data)
+                    for t in rig.wire.transfers[mark:]]
+        finally:
+            rig.close()
+
+    assert wire_shape(50) == wire_shape(51)
+
+
+def test_a_display_that_is_gone_is_noticed_and_the_others_show_their_frame(rig: Rig) -> None:
+    """Channel 2's display is unplugged as all eight go to one frame: the others' acks would
+    cover it in a shared write, but each is then asked alone, so seat 3's screen reports the
+    fault, and the seven others show the frame."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    rig.wire.absent.add(2)
+    frame = noise(30)
+    with rig.together():
+        for screen in rig.screens:
+            show(screen, frame)
+    with pytest.raises(OSError):
+        show(rig.screens[2], frame)
+    assert all(shown(rig.wire, channel) == frame for channel in range(8) if channel != 2)
+    rig.wire.absent.clear()
+    rig.screens[2].reconnect()
+    show(rig.screens[2], frame)
+    rig.drain()
+    assert shown(rig.wire, 2) == frame
+
+
+def test_once_the_presser_is_sent_the_chorus_waits_its_turn() -> None:
+    """A background redraw of another chorus on the same wire (its own address) was queued
+    first: the presser's screen goes before it, then the whole redraw, then the rest of the
+    presser's chorus."""
+    wire = MuxedWire()
+    mux = Tca9548a(wire, MUX)
+    writer = BusWriter("i2c-test")
+    controller = CONTROLLERS["ssd1306"]
+    near = Chorus(ADDRESS, controller, writer, mux)
+    far = Chorus(0x3D, controller, writer, mux)
+    pressed, *others = [OledScreen(mux.channel(c), address=ADDRESS, writer=writer, chorus=near)
+                        for c in range(4)]
+    ticking = OledScreen(mux.channel(4), address=0x3D, writer=writer, chorus=far)
+    screens = [pressed, *others, ticking]
+    try:
+        for number, screen in enumerate(screens):
+            screen.reconnect()
+            show(screen, noise(number))
+        writer.call(lambda: None)
+        mark = len(wire.transfers)
+        blocker = Blocker()
+        writer.submit(blocker, lambda error: None)
+        assert blocker.inside.wait(HANG)
+        show(ticking, noise(40))
+        pressed.awaited()
+        show(pressed, noise(41))
+        for number, screen in enumerate(others):
+            show(screen, noise(42 + number))
+        blocker.released.set()
+        writer.call(lambda: None)
+        since = [t for t in wire.transfers[mark:] if t.address != MUX]
+        far_at = [index for index, t in enumerate(since) if t.address == 0x3D]
+        heard = [t for _, t in per_channel(wire.transfers[mark:])[0] if t.control == 0x40]
+        presser_last = max(index for index, t in enumerate(since) if any(t is h for h in heard))
+        assert far_at == list(range(far_at[0], far_at[0] + len(far_at)))  # whole, unbroken
+        assert presser_last < far_at[0] and far_at[-1] < len(since) - 1
+        assert shown(wire, 0) == noise(41)
+        assert all(shown(wire, c) == noise(42 + c - 1) for c in range(1, 4))
+    finally:
+        for screen in screens:
+            screen.close()
+
+
+pools = st.integers(0, 3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rounds=st.lists(st.tuples(st.lists(st.one_of(st.none(), pools), min_size=4, max_size=4),
+                                 st.one_of(st.none(), st.integers(0, 3)), st.integers(0, 12)),
+                       min_size=1, max_size=4))
+def test_every_screen_ends_up_showing_its_last_frame(rounds) -> None:
+    """Rounds of frames from a small pool (so screens share), a presser now and then, and a
+    newer round handed over while the last is half sent: each screen ends up showing exactly
+    the last frame it was given."""
+    rig = Rig(4)
+    try:
+        last = {number: noise(200 + number) for number in range(4)}
+        for number, screen in enumerate(rig.screens):
+            show(screen, last[number])
+        rig.drain()
+        rig.wire.hold()
+        for frames, presser, sent in rounds:
+            if presser is not None:
+                rig.screens[presser].awaited()
+            for number, choice in enumerate(frames):
+                if choice is not None:
+                    last[number] = noise(300 + choice)
+                    show(rig.screens[number], last[number])
+            rig.wire.let(sent)
+        rig.wire.open()
+        rig.drain()
+        assert all(shown(rig.wire, number) == frame for number, frame in last.items())
+    finally:
+        rig.close()
