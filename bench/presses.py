@@ -103,7 +103,7 @@ def _watch_frames(table: BenchTable) -> Frames:
         update = screen._update
 
         def watched(frame: bytes, _screen=screen, _update=update, **how: bool) -> None:
-            held = _screen._held  # the RAM the plan starts from (no writer: all sent)
+            held = _screen._part.held  # the RAM the plan starts from (no writer: all sent)
             frames.append((_screen._controller, None if held is None else bytes(held), frame))
             _update(frame, **how)
 
