@@ -131,6 +131,7 @@ class OledScreen(SeatScreen):
         self._lit = False  # as it will be once every update handed over is sent
         self._failure: OSError | None = None  # a handed-over update that failed, not yet told
         self._urgent = False  # the next update answers a press on this seat
+        self._closed = False
 
     @property
     def online(self) -> bool:
@@ -172,6 +173,9 @@ class OledScreen(SeatScreen):
         self._update(BLANK_FRAME, off_first=True, on_after=False, wait=True)
 
     def close(self) -> None:
+        if self._closed:  # a table and its owner may both close it
+            return
+        self._closed = True
         self._retire()
         self._now(self._bus.close)
         self._chorus.leave(self._part)
