@@ -47,6 +47,7 @@ class MuxedWire(RecordingBus):
         self._ready = threading.Condition()
         self._held = False
         self._credit = 0
+        self.waiting = 0
 
     def hold(self) -> None:
         with self._ready:
@@ -83,12 +84,20 @@ class MuxedWire(RecordingBus):
         if not any(self.mask >> channel & 1 for channel in range(8) if channel not in self.absent):
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
+    def until_waiting(self) -> None:
+        """Return once a transfer is held at the wire (the writer can go no further)."""
+        with self._ready:
+            assert self._ready.wait_for(lambda: self.waiting > 0 and not self._credit, HANG)
+
     def _wait(self) -> None:
         with self._ready:
+            self.waiting += 1
+            self._ready.notify_all()
             assert self._ready.wait_for(lambda: not self._held or self._credit > 0, HANG)
+            self.waiting -= 1
             if self._held:
                 self._credit -= 1
-                self._ready.notify_all()
+            self._ready.notify_all()
 
 
 def per_channel(carried: list[Transfer]) -> dict[int, list[tuple[int, Transfer]]]:
@@ -369,3 +378,30 @@ def test_every_screen_ends_up_showing_its_last_frame(rounds) -> None:
         assert all(shown(rig.wire, number) == frame for number, frame in last.items())
     finally:
         rig.close()
+
+
+def test_frames_handed_over_while_the_presser_is_sent_ride_along(rig: Rig) -> None:
+    """The presser's whole new screen is on the wire when the seven others are handed the
+    same frame: they join its next block but one (that one is already on its way; one write
+    points them there), and the two blocks they missed follow once the presser is sent: 1 KiB
+    and two blocks cross the wire, not two frames."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    mark = len(rig.wire.transfers)
+    frame = noise(60)
+    rig.wire.hold()
+    rig.screens[0].awaited()
+    show(rig.screens[0], frame)
+    rig.wire.let(3)  # the mux switch, the presser's addressing and its first block
+    rig.wire.until_waiting()  # its second block is on its way
+    for screen in rig.screens[1:]:
+        show(screen, frame)
+    rig.wire.open()
+    rig.drain()
+    since = rig.wire.transfers[mark:]
+    assert data_bytes(since) == FRAME_BYTES + 256
+    presser = [t for _, t in per_channel(since)[0] if t.control == 0x40]
+    others = [t for _, t in per_channel(since)[1] if t.control == 0x40]
+    assert len([t for t in presser if any(t is o for o in others)]) == 6
+    assert all(shown(rig.wire, channel) == frame for channel in range(8))

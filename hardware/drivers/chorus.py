@@ -29,6 +29,7 @@ A screen on no mux (or a kernel mux's channel, its own ``/dev/i2c-N``) is a chor
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -67,6 +68,7 @@ class Part:
     on: bool = False
     present: bool = False
     queued: int = 0  # when its pending work was handed over (0: none pending)
+    unasked: bool = False  # it had a shared write and has not been asked alone since
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class _Job:
     commands: tuple[int, ...] = ()
     spans: tuple[Run, ...] = ()
     frame: bytes = b""
+    window: Window | None = None  # the window it addresses or fills
     switches: str = ""  # "off" or "on": the flag it settles once sent
 
 
@@ -97,6 +100,8 @@ class Chorus:
     _stale: bool = field(default=False, init=False)
     _awaited: Part | None = field(default=None, init=False)
     _awaited_jobs: int = field(default=0, init=False)
+    _riders: list[Part] = field(default_factory=list, init=False)
+    _after_awaited: bool = field(default=False, init=False)  # plan again once it is sent
     _order: int = field(default=0, init=False)
 
     def join(self, part: Part) -> None:
@@ -123,13 +128,21 @@ class Chorus:
             self._stale = True
 
     def handed(self, part: Part, *, urgent: bool) -> None:
-        """``part`` has new work (under the lock): plan again before the next transfer."""
+        """``part`` has new work (under the lock): plan again before the next transfer; but
+        while the awaited screen's frame is on its way, another's new frame rides along
+        with it if it is the same frame, else waits for it (nothing is planned again on the
+        presser's time)."""
         if not part.queued:
             self._order += 1
             part.queued = self._order
         if urgent:
             self._awaited = part
-        self._stale = True
+        if urgent or part is self._awaited or not self._awaited_jobs:
+            self._stale = True
+        else:
+            self._after_awaited = True
+            if part not in self._riders:
+                self._riders.append(part)
 
     def submit(self, urgent: bool) -> None:
         """Queue the chorus on its writer (it keeps its place if queued)."""
@@ -150,6 +163,8 @@ class Chorus:
         with self.lock:
             if self._stale:
                 self._replan()
+            elif self._riders:
+                self._ride()
             if not self._jobs:
                 return False
             job = self._jobs.popleft()
@@ -170,7 +185,8 @@ class Chorus:
     # --- planning (under the lock) --------------------------------------------------------
 
     def _replan(self) -> None:
-        self._stale = False
+        self._stale = self._after_awaited = False
+        self._riders.clear()
         self._jobs.clear()
         self._planned.clear()
         pending = []
@@ -200,6 +216,48 @@ class Chorus:
         if not self._jobs:
             self._finish()
 
+    def _ride(self) -> None:
+        """The riders that are to show the awaited frame join its remaining transfers: at its
+        next addressing command, or at its next block that starts a row of its window (a
+        newcomers are first addressed, together, to the rest of that window: one small
+        transfer on the presser's time). The rest, and what a rider still lacks, are planned
+        once the awaited frame is sent."""
+        awaited, riders = self._awaited, self._riders
+        self._riders = []
+        if awaited is None:
+            return
+        joining = tuple(part for part in riders
+                        if self._shared(part) and part.want == awaited.want)
+        if not joining:
+            return
+        jobs: list[_Job] = []
+        joined = False
+        for job in self._jobs:
+            if awaited in job.parts and job.frame:
+                if not joined:
+                    rest = self._rest(job)
+                    newcomers = tuple(part for part in joining if part not in job.parts)
+                    if rest is not None and newcomers:  # one write points them all there
+                        jobs.append(_Job(newcomers, self.controller.address(rest),
+                                         frame=job.frame, window=rest))
+                    joined = job.commands != () or rest is not None
+                if joined:
+                    more = tuple(part for part in joining if part not in job.parts)
+                    job = dataclasses.replace(job, parts=(*job.parts, *more))
+            jobs.append(job)
+        self._jobs = deque(jobs)
+
+    def _rest(self, job: _Job) -> Window | None:
+        """The rest of ``job``'s window from its first byte on, when that byte starts a row
+        of it (a data block of a window several pages high); else None."""
+        window = job.window
+        if job.commands or window is None or not self.controller.multi_page:
+            return None
+        page, column = divmod(job.spans[0][0], WIDTH)
+        if column != window.start:
+            return None
+        return Window(page, window.last_page, window.start, window.end)
+
     def _shared(self, part: Part) -> bool:
         """Whether ``part``'s frame may go to other members at once: a public frame on known
         RAM, nothing to switch off first."""
@@ -216,6 +274,8 @@ class Chorus:
                 part.whole, part.held = True, bytearray(want)
             base = None if part.whole else bytes(part.held)
             jobs += self._windows((part,), plan(base, want, self.controller), want)
+        if part.unasked and not jobs:  # its own writes ask it; with none, a NOP does
+            jobs.append(_Job((part,), (NOP,)))
         if part.on:
             jobs.append(_Job((part,), (DISPLAY_ON,), switches="on"))
         return jobs
@@ -248,15 +308,15 @@ class Chorus:
             jobs += self._windows(tuple(lacking), plan(base, frame, self.controller), frame)
         shared = {id(part) for job in jobs if len(job.parts) > 1 for part in job.parts}
         jobs += [_Job((part,), (NOP,)) for part in group
-                 if id(part) in shared and id(part) not in asked]
+                 if (part.unasked or id(part) in shared) and id(part) not in asked]
         jobs += [_Job((part,), (DISPLAY_ON,), switches="on") for part in group if part.on]
         return jobs
 
     def _windows(self, parts: tuple[Part, ...], windows: list[Window],
                  frame: bytes) -> list[_Job]:
         """``windows`` of ``frame`` as transfers to ``parts``, connected together."""
-        return [_Job(parts, commands, spans, frame)
-                for commands, spans in transfers(windows, self.controller)]
+        return [_Job(parts, commands, spans, frame, window) for window in windows
+                for commands, spans in transfers([window], self.controller)]
 
     # --- sending --------------------------------------------------------------------------
 
@@ -280,6 +340,7 @@ class Chorus:
 
     def _sent(self, job: _Job) -> None:
         for part in job.parts:
+            part.unasked = len(job.parts) > 1  # a write to it alone asked it
             if job.switches == "off":
                 part.off = False
             elif job.switches == "on":
@@ -291,6 +352,8 @@ class Chorus:
             self._awaited_jobs -= 1
             if not self._awaited_jobs:
                 self._answered()
+                if self._after_awaited:  # what waited for the awaited frame is planned now
+                    self._stale = True
         if not self._jobs:
             self._finish()
 
@@ -299,7 +362,7 @@ class Chorus:
         for part in self._parts:
             if part.want is not None and self._planned.get(id(part)) is part.want:
                 part.want, part.whole = None, False
-            if part.want is None and not part.off and not part.on:
+            if part.want is None and not (part.off or part.on or part.unasked):
                 part.queued = 0
 
     def _answered(self) -> None:
