@@ -12,7 +12,7 @@ import contextlib
 import errno
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 
@@ -84,15 +84,17 @@ def _options(where: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def small_ext4(where: Path, size_kib: int = 4096) -> Iterator[SmallExt4]:
-    """A fresh ext4 image of ``size_kib`` made with mkfs.ext4 and mounted on ``where``."""
+def small_ext4(where: Path, size_kib: int = 4096, *, mkfs: Sequence[str] = (),
+               options: str = "errors=remount-ro") -> Iterator[SmallExt4]:
+    """A fresh ext4 image of ``size_kib`` made with mkfs.ext4 (and its options ``mkfs``) and
+    loop-mounted on ``where`` with ``options``."""
     where.mkdir(parents=True, exist_ok=True)
     image = where.with_name(where.name + ".img")
     with image.open("wb") as file:
         file.truncate(size_kib * 1024)
-    made = subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], capture_output=True,
+    made = subprocess.run(["mkfs.ext4", "-q", "-F", *mkfs, str(image)], capture_output=True,
                           check=False)
-    mounted = subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(image), str(where)],
+    mounted = subprocess.run(["mount", "-o", f"loop,{options}", str(image), str(where)],
                              capture_output=True, check=False) if made.returncode == 0 else made
     if mounted.returncode != 0:
         image.unlink()

@@ -42,8 +42,9 @@ from hardware.config import TableConfig, parse_config
 from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Task, Transfer
 from hardware.drivers.emulated_wire import EmulatedPi, WireBus
 
-from . import zero
+from . import commit_writes, zero
 from .bot import BENCH_KEY, label_of, next_move, open_game
+from .disk import NoSmallDisk
 from .report import Figure
 from .sizes import Sizes
 from .stats import Spread, spread
@@ -409,6 +410,17 @@ def commit_seconds(folder: Path, appends: int = 200) -> list[float]:
     return seconds
 
 
+def sd_card() -> tuple[zero.Card, list[Figure]]:
+    """The Zero model's SD card: each append's writes and flushes counted on a loop ext4
+    here (:mod:`bench.commit_writes`), or where none mounts (not root) the counts
+    :data:`bench.zero.COMMIT_WRITES` recorded."""
+    try:
+        commits = commit_writes.card_commits(SCRATCH)
+    except NoSmallDisk:
+        return zero.SD_CARD, []
+    return commit_writes.card(commits), commit_writes.figures(commits)
+
+
 def journal_cpu_seconds() -> float:
     """A journal append's own computing: the median append and its commit to a journal in
     RAM (``/dev/shm``), where the flush costs next to nothing."""
@@ -434,25 +446,30 @@ def measure(sizes: Sizes) -> list[Figure]:
         loaded = traces(text, sizes.real_presses)
     journal_cpu = journal_cpu_seconds()
     on_disk = commit_seconds(SCRATCH)
+    card, card_figures = sd_card()
+    zero_2w = zero.ZERO_2W.on(card)
     result = figures(quiet, sizes.seats)
     result += wire_figures("one bus", quiet.presses)
     result += wire_figures("one bus, other core busy", loaded.presses)
     result += model_figures("here", "this machine (CPU x 1, this disk, 400 kHz)", quiet,
                             zero.here(on_disk), journal_cpu)
-    result += model_figures("zero", "Zero 2 W model", quiet, zero.ZERO_2W, journal_cpu,
+    result += model_figures("zero", "Zero 2 W model", quiet, zero_2w, journal_cpu,
                             budgets=ZERO_GOALS)
     result += wire_bound_figures(quiet, sizes.seats, zero.ZERO_I2C_HZ, ZERO_GOALS[1])
     result += model_figures("zero_loaded", "Zero 2 W model, traces taken with the other core "
-                            "busy", loaded, zero.ZERO_2W, journal_cpu)
+                            "busy", loaded, zero_2w, journal_cpu)
     for key, what, pi in (
-            ("zero_sd_quiet", "no SD tail (4 ms commits)",
-             dataclasses.replace(zero.ZERO_2W, commit=zero.sd_quiet)),
-            ("zero_cpu8", "CPU x 8", dataclasses.replace(zero.ZERO_2W, cpu_factor=8.0)),
-            ("zero_cpu12", "CPU x 12", dataclasses.replace(zero.ZERO_2W, cpu_factor=12.0)),
+            ("zero_sd_quiet", "no SD tail (2 ms a write)",
+             zero_2w.on(dataclasses.replace(card, tails=False))),
+            ("zero_sd_flush", "SD card with a cache, a flush as one more write (assumed)",
+             zero_2w.on(dataclasses.replace(card, flushes=True))),
+            ("zero_cpu8", "CPU x 8", dataclasses.replace(zero_2w, cpu_factor=8.0)),
+            ("zero_cpu12", "CPU x 12", dataclasses.replace(zero_2w, cpu_factor=12.0)),
             ("zero_unfixed", "core clock not fixed (I2C at 250 kHz)",
-             dataclasses.replace(zero.ZERO_2W, i2c_hz=zero.UNFIXED_I2C_HZ))):
+             dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ))):
         result += model_figures(key, f"Zero 2 W model, {what}", quiet, pi, journal_cpu,
                                 p99_only=True)
+    result += card_figures
     result.append(Figure("journal_cpu", "journal append computing (RAM disk), here",
                          journal_cpu * 1000, "ms"))
     result.append(Figure("zero_i2c_hz", "Zero 2 W I2C clock with install.sh's settings",

@@ -34,20 +34,38 @@ measured on the same run (BENCHMARKS.md gives the two side by side), which is wh
   own press path (profiled in the issue that asked for the first model). No published
   Python benchmark of a Zero 2 W is among this project's sources, so the slow end is used
   and BENCHMARKS.md shows the model at 8 and 12 as well.
-- ``sd_commit``: a ``synchronous=FULL`` WAL commit is two small writes to the card (the WAL
-  frame, then ext4's journal commit for the fsync). Per write: 2 ms, plus 2 ms in one write
-  of 5, 10-30 ms in one of 50 and 500 ms in one of 2,000: our reading of the one measured
-  SD write-latency distribution in our sources (Mitch Bradley's small-write timings of an SD
-  card, OLPC devel list, June 2010: a 512-byte write takes about 2 ms, "2 mS of extra delay
-  is fairly frequent, 10 to 30 mS is not uncommon, 500 mS sometimes happens"). The rates
-  are readings of those words, not measurements; ``SD_QUIET`` (two 2 ms writes, no tail)
-  is shown beside it so the tail's share is visible.
+- ``COMMIT_WRITES``, ``TALLY_WRITES``: what each journal append sends the card, measured
+  (:mod:`bench.commit_writes`: the kernel's own count of requests on a loop-mounted ext4 made
+  and mounted as Raspberry Pi OS's root, 300 settled appends to a fresh journal opened as
+  ``companion play`` opens it; Linux 6.18 on the x86 VM, the same counts with the loop's
+  direct I/O on; runs differ by a few appends between kinds). The commit, which the loop
+  settles before drawing: in steady play one data write (the WAL's frames, overwriting the
+  log in place) and one flush (its ``fdatasync``), 189 of the 300; while the log first
+  grows to its full length (the first 96 appends after a start) three writes and two
+  flushes, each new length going through ext4's own journal; the commit that checkpoints
+  (appends 97, 191 and 283) 5 to 7 writes and 4 or 5 flushes, the one after it (the log
+  restarted) two and two, and a few after that two writes and a flush. Then the tally, one
+  write and one flush, which only a next commit waits behind. Each append draws from the
+  whole mix, not its best case. Not counted: ext4's own commit of the files' times, every
+  5 s while the journal is written (two writes and two flushes, appending once a second),
+  on the card beside the commits.
+- ``SD_CARD``: per write 2 ms, plus 2 ms in one write of 5, 10-30 ms in one of 50 and
+  500 ms in one of 2,000: our reading of the one measured SD write-latency distribution in
+  our sources (Mitch Bradley's small-write timings of an SD card, OLPC devel list, June 2010:
+  a 512-byte write takes about 2 ms, "2 mS of extra delay is fairly frequent, 10 to 30 mS is
+  not uncommon, 500 mS sometimes happens"). The rates are readings of those words, not
+  measurements; the same writes with no tail (``tails=False``) are shown beside it so the
+  tail's share is visible. A flush costs nothing: an SD card without a volatile cache says so
+  (``write through``) and the kernel never sends it one. A card with its cache on is sent
+  every flush; no source of ours gives what one costs, so a row (``flushes=True``) charges
+  each flush as one more small write, an assumption.
 - ``WAKE``: 0.2 ms from the button's edge to the loop thread running (gpiozero's callback,
   the queue, a futex wake on an idle core): an estimate, a few times what it takes here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -61,7 +79,12 @@ I2C_ASKED = 400_000  # install.sh: dtparam=i2c_arm_baudrate=400000
 CORE_CLOCK = 250_000_000  # install.sh: core_freq=250 on a Pi 3 and a Zero 2 W
 SD_WRITE = 0.002
 SD_TAILS = ((1 / 5, 0.002, 0.002), (1 / 50, 0.010, 0.030), (1 / 2000, 0.5, 0.5))
-COMMIT_WRITES = 2
+# (appends, data writes, flushes) of bench.commit_writes's 300 appends: each commit, then the
+# tally after it.
+Mix = tuple[tuple[int, int, int], ...]
+COMMIT_WRITES: Mix = ((189, 1, 1), (94, 3, 2), (9, 2, 1), (3, 2, 2), (2, 4, 2), (2, 5, 4),
+                      (1, 7, 5))
+TALLY_WRITES: Mix = ((300, 1, 1),)
 
 
 def bcm2835_i2c_hz(asked: int, core_clock: int) -> float:
@@ -75,19 +98,35 @@ ZERO_I2C_HZ = bcm2835_i2c_hz(I2C_ASKED, CORE_CLOCK)
 UNFIXED_I2C_HZ = I2C_ASKED * 250 / 400  # the divider set for 400 MHz, the core at 250
 
 
-def sd_commit(rng: random.Random) -> float:
-    """One WAL commit on the card: its writes, each with the tails of ``SD_TAILS``."""
-    seconds = 0.0
-    for _ in range(COMMIT_WRITES):
-        seconds += SD_WRITE
-        for rate, low, high in SD_TAILS:
-            if rng.random() < rate:
-                seconds += rng.uniform(low, high)
-    return seconds
+@dataclass(frozen=True)
+class Card:
+    """An SD card's side of the journal: each commit's and each tally's requests drawn from
+    a measured mix, each write ``SD_WRITE`` and (``tails``) the tails of ``SD_TAILS``; each
+    flush free, or (``flushes``) as one more write."""
+
+    commits: Mix
+    tallies: Mix
+    tails: bool = True
+    flushes: bool = False
+
+    def commit(self, rng: random.Random) -> float:
+        return self._seconds(self.commits, rng)
+
+    def tally(self, rng: random.Random) -> float:
+        return self._seconds(self.tallies, rng)
+
+    def _seconds(self, mix: Mix, rng: random.Random) -> float:
+        [(_, writes, flushes)] = rng.choices(mix, weights=[n for n, _, _ in mix])
+        seconds = 0.0
+        for _ in range(writes + (flushes if self.flushes else 0)):
+            seconds += SD_WRITE
+            for rate, low, high in SD_TAILS if self.tails else ():
+                if rng.random() < rate:
+                    seconds += rng.uniform(low, high)
+        return seconds
 
 
-def sd_quiet(rng: random.Random) -> float:
-    return COMMIT_WRITES * SD_WRITE
+SD_CARD = Card(COMMIT_WRITES, TALLY_WRITES)
 
 
 @dataclass(frozen=True)
@@ -140,15 +179,21 @@ class Trace:
 @dataclass(frozen=True)
 class Pi:
     """What the traces are replayed on: its CPU against this machine's, its wire's clock,
-    its journal commits, and the wait from a button's edge to the loop running."""
+    its journal commits, the wait from a button's edge to the loop running, and what the
+    disk does after a commit before it takes the next (the tally)."""
 
     cpu_factor: float
     i2c_hz: float
     commit: Callable[[random.Random], float]
     wake: Callable[[Trace], float]
+    after_commit: Callable[[random.Random], float] = lambda rng: 0.0
+
+    def on(self, card: Card) -> Pi:
+        """This Pi with its journal on ``card``."""
+        return dataclasses.replace(self, commit=card.commit, after_commit=card.tally)
 
 
-ZERO_2W = Pi(CPU_FACTOR, ZERO_I2C_HZ, sd_commit, lambda trace: WAKE)
+ZERO_2W = Pi(CPU_FACTOR, ZERO_I2C_HZ, SD_CARD.commit, lambda trace: WAKE, SD_CARD.tally)
 
 
 def here(commits: Sequence[float]) -> Pi:
@@ -234,11 +279,13 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
              seed: int = 27) -> list[OnPi]:
     """Every step on ``pi`` in the order they came (one :class:`OnPi` each, times from the
     step's edge). ``journal_cpu``: a journal append's computing here (its commit on a RAM
-    disk); the commit itself is ``pi.commit``'s."""
+    disk); the commit itself is ``pi.commit``'s, made once the disk is done with the one
+    before and what came after it."""
     rng = random.Random(seed)
     wire = _Wire()
     loop_free = 0.0
     durable = 0.0
+    disk_free = 0.0
     order = sorted(range(len(steps)), key=lambda i: steps[i].pressed_at)
     for index in order:
         trace = steps[index]
@@ -250,7 +297,8 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
             cpu = max(cpu, at)
             if isinstance(what, Journaled):
                 now = max(now, durable) + journal_cpu * pi.cpu_factor
-                durable = now + pi.commit(rng)
+                durable = max(now, disk_free) + pi.commit(rng)
+                disk_free = durable + pi.after_commit(rng)
                 if not what.overlapped:
                     now = durable
                 cpu = what.ended

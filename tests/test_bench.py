@@ -5,6 +5,7 @@ import dataclasses
 import io
 import json
 import os
+import random
 
 import pytest
 
@@ -157,13 +158,32 @@ def test_zero_model_overlaps_the_commit_with_drawing():
         assert done == pytest.approx(max(drawing, zero.WAKE + commit) + wire)
 
 
+def test_zero_model_charges_each_commit_its_measured_writes_and_the_tally_after_it():
+    """On the model's card a commit costs its measured writes (its flushes too on a card
+    that is sent them), and the next commit waits for the tally the flusher writes after
+    it: two appends settled together put the press behind both commits and the tally."""
+    from bench import zero
+
+    card = zero.Card(((1, 3, 2),), ((1, 1, 1),), tails=False)
+    assert card.commit(random.Random(1)) == pytest.approx(3 * zero.SD_WRITE)
+    flushed = dataclasses.replace(card, flushes=True)
+    assert flushed.commit(random.Random(1)) == pytest.approx(5 * zero.SD_WRITE)
+    pi = zero.ZERO_2W.on(card)
+    wire = (100 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
+    appends = [zero.Journaled(0.0, 0.0, True), zero.Journaled(0.0, 0.0, True)]
+    trace = zero.Trace(1, 0.0, journaled=appends, settled=[0.0],
+                       sent=[zero.Sent(0.0, 0.0, 1, 1, 100)])
+    done = zero.simulate([trace], pi, journal_cpu=0.0)[0].presser_done
+    assert done == pytest.approx(zero.WAKE + (3 + 1 + 3) * zero.SD_WRITE + wire)
+
+
 def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer():
     """On the model's one wire the presser's frame goes before the other seats' frames of its
     step, and a press that lands while a background redraw is on the wire waits for the
     transfer under way, not for the rest of that redraw."""
     from bench import zero
 
-    pi = dataclasses.replace(zero.ZERO_2W, commit=zero.sd_quiet)
+    pi = zero.ZERO_2W.on(dataclasses.replace(zero.SD_CARD, tails=False))
     transfer = (34 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
     turn = zero.Trace(3, 0.0, sent=[zero.Sent(0.0, 0.0, 1, seat, 34) for seat in (1, 2, 3)
                                     for _ in range(4)])
