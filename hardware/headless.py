@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from .base import ButtonName, SeatHardware, Sink, TableHardware
+from .base import ButtonName, SeatHardware, SeatScreen, Sink, TableHardware
 from .closing import Closing
 from .drivers.bus import RecordingBus
 from .drivers.gpio import GpioBuzzer, SeatButtons
@@ -27,7 +27,12 @@ BUZZER_PIN = 18
 
 
 class HeadlessTable(Closing):
-    """Seats 1..8 on mock pins; ``press``/``release`` drive the pins as a finger would."""
+    """Seats 1..8 on mock pins; ``press``/``release`` drive the pins as a finger would.
+
+    Each seat's screen is a ``driver`` OLED on a recording bus of its own (:attr:`buses`),
+    every update sent at once; ``screens`` wires them otherwise (a seat's number -> its
+    screen, not yet connected): every seat behind one mux on one writer's wire, say.
+    """
 
     def __init__(
         self,
@@ -37,6 +42,7 @@ class HeadlessTable(Closing):
         clock: Callable[[], float] = time.monotonic,
         one_button: Iterable[int] = (),
         driver: str = "ssd1306",
+        screens: Callable[[int], SeatScreen] | None = None,
     ) -> None:
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.buses: dict[int, RecordingBus] = {}
@@ -48,8 +54,11 @@ class HeadlessTable(Closing):
             peek = None if number in one_button else PEEK_PINS[number - 1]
             buttons = SeatButtons(number, ACT_PINS[number - 1], peek, sink=sink, clock=clock,
                                   pin_factory=self.factory)
-            bus = self.buses[number] = RecordingBus()
-            screen = OledScreen(bus, driver=driver)
+            if screens is None:
+                bus = self.buses[number] = RecordingBus()
+                screen: SeatScreen = OledScreen(bus, driver=driver)
+            else:
+                screen = screens(number)
             screen.reconnect()
             seats[number] = SeatHardware(number, screen, one_button=peek is None, inputs=[buttons])
         buzzer = GpioBuzzer(BUZZER_PIN, pin_factory=self.factory)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import math
 import queue
+import threading
 from collections.abc import Callable, Iterable
 from functools import cache
 
@@ -30,10 +31,14 @@ from engine.api import Effect, GameOver, Narrate, Reveal, SeatView, State
 from engine.rng import SeededRandom
 from hardware.base import ButtonName, PublicPage, PublicScreen
 from hardware.closing import Closing
+from hardware.drivers.bus import BusWriter, RecordingBus, Tca9548a
+from hardware.drivers.chorus import Chorus
+from hardware.drivers.oled import CONTROLLERS, OledScreen
 from hardware.headless import HeadlessTable
 from tests.dealing import deal
 
 ROW_SEPARATOR = "|"
+HANG = 30.0  # seconds: only a writer that never gets to the gate, or a gate never let go
 
 
 # --------------------------------------------------------------------------- words
@@ -224,15 +229,90 @@ class RecordingPublic(PublicScreen):
         self.tunes.append(tune)
 
 
+class _Gate:
+    """A task that holds its writer's thread until let go: whatever is handed to the writer
+    meanwhile waits behind it, all of it pending at once when the first transfer is planned."""
+
+    def __init__(self) -> None:
+        self.inside = threading.Event()
+        self.open = threading.Event()
+        self.held_too_long = False
+
+    def step(self) -> bool:
+        self.inside.set()
+        self.held_too_long = not self.open.wait(HANG)
+        return False
+
+
+class SharedWire:
+    """Every seat's screen behind one TCA9548A on one recording bus, with one writer and one
+    chorus, as hardware/build.py wires a userspace mux: screens that are to show the same
+    frame get its bytes once, the mux's select byte then having a bit set for each.
+
+    Which screens share depends on which have work pending at once on the writer's thread,
+    so :meth:`moment` takes the timing out of it: the writer is held in a gate while the
+    table acts, every screen's update queues behind the gate, and the wire is drained once
+    the gate is let go. The same moments on the same table then put the same bytes on the
+    wire, whatever the threads did meanwhile.
+    """
+
+    def __init__(self, driver: str = "ssd1306", address: int = 0x3C) -> None:
+        self.bus = RecordingBus()
+        self._mux = Tca9548a(self.bus)
+        self._writer = BusWriter("i2c-1")
+        self._chorus = Chorus(address, CONTROLLERS[driver], self._writer, self._mux)
+        self._driver, self._address = driver, address
+
+    def screen(self, number: int) -> OledScreen:
+        """Seat ``number``'s screen, on the mux's channel ``number - 1``."""
+        return OledScreen(self._mux.channel(number - 1), driver=self._driver,
+                          address=self._address, writer=self._writer, chorus=self._chorus)
+
+    def moment(self, action: Callable[[], object]) -> None:
+        """Do ``action`` with the writer held, then send all it handed over."""
+        gate = _Gate()
+        self._writer.submit(gate, lambda error: None)
+        assert gate.inside.wait(HANG), "the writer never got to the gate"
+        try:
+            action()
+        finally:
+            gate.open.set()
+        self.drain()
+        assert not gate.held_too_long, "the moment waited for the wire it held"
+
+    def drain(self) -> None:
+        """Wait until everything handed to the writer so far is on the wire."""
+        self._writer.call(lambda: None)
+
+    def settle(self) -> None:
+        """Drain, then connect the first seat's channel: after moments nobody compares (the
+        start, two games the rules set apart) two tables' muxes may be left on different
+        seats, and the next moment would select a seat on one wire and not on the other."""
+        def first() -> None:
+            with self._mux.selected(0):
+                pass
+
+        self._writer.call(first)
+
+
 class Table(Closing):
     """The app on the headless table (mock pins, luma over recording buses), a fake clock,
-    a recording public screen, and every status line the app wrote."""
+    a recording public screen, and every status line the app wrote.
+
+    ``wire``: the seats' screens are behind one mux on it instead, and each of the table's
+    moments (a press, an action, a wake-up) is one of the wire's. The start (blanking, then
+    the lobby, drawn while the writer races the loop: ``App.start`` blanks through the
+    writer, so it cannot be held) is left off its record: no game is on, nothing is secret,
+    and those bytes would tell apart only two runs of the threads."""
 
     def __init__(self, seats: int = 4, *, journal: Journal | None = None,
-                 key: bytes = b"side paths key 0123456789abcdef!") -> None:
+                 key: bytes = b"side paths key 0123456789abcdef!",
+                 wire: SharedWire | None = None) -> None:
         self.clock = FakeClock()
         self.events: queue.Queue = queue.Queue()
-        self.headless = HeadlessTable(range(1, seats + 1), self.events.put, clock=self.clock)
+        self.wire = wire
+        self.headless = HeadlessTable(range(1, seats + 1), self.events.put, clock=self.clock,
+                                      screens=None if wire is None else wire.screen)
         self.public = RecordingPublic()
         self.headless.hardware.public = self.public
         self.status: list[str] = []
@@ -240,8 +320,18 @@ class Table(Closing):
         self.app = App(self.headless.hardware, clock=self.clock, journal=journal,
                        key_source=self._next_key, on_status=self.status.append)
         self.app.start()
+        if wire is not None:
+            wire.settle()
+            wire.bus.clear()
         self.checked_status = 0
         self.checked_pages = 0
+
+    def moment(self, action: Callable[[], object]) -> None:
+        """Do ``action`` and let the screens show it (on a shared wire: all of it sent)."""
+        if self.wire is None:
+            action()
+        else:
+            self.wire.moment(action)
 
     def _next_key(self, count: int) -> bytes:
         key = self.keys[-1]
@@ -256,13 +346,20 @@ class Table(Closing):
 
     def start(self, key: str, players: int, options: dict[str, str] | None = None) -> State:
         game = registry.get(key)
-        deal(self.app, StartGame(game, tuple(range(1, players + 1)), options or {}),
-             self.clock())
-        self.app.redraw()
+
+        def started() -> None:
+            deal(self.app, StartGame(game, tuple(range(1, players + 1)), options or {}),
+                 self.clock())
+            self.app.redraw()
+
+        self.moment(started)
         assert self.app.session.state is not None
         return self.app.session.state
 
     def pump(self) -> None:
+        self.moment(self._handle)
+
+    def _handle(self) -> None:
         while not self.events.empty():
             self.app.handle(self.events.get_nowait())
         self.app.advance()
@@ -274,12 +371,17 @@ class Table(Closing):
         Deadlines are on the game clock, which a resumed game offsets from the fake one."""
         target = self.app.clock() + seconds
         while (deadline := self.app.next_deadline()) is not None and deadline <= target:
-            self._reach(deadline)
-            self.app.advance()
+            self._wake(deadline)
             each()
-        self._reach(target)
-        self.app.advance()
+        self._wake(target)
         each()
+
+    def _wake(self, at: float) -> None:
+        def woken() -> None:
+            self._reach(at)
+            self.app.advance()
+
+        self.moment(woken)
 
     def _reach(self, moment: float) -> None:
         """Move the fake clock on until the game clock reads at least ``moment`` (exactly,
@@ -290,8 +392,11 @@ class Table(Closing):
         self.clock.now = raw
 
     def choose(self, seat: int, action_id: str) -> None:
-        self.app.choose(seat, action_id, self.app.clock())
-        self.app.redraw()
+        def chosen() -> None:
+            self.app.choose(seat, action_id, self.app.clock())
+            self.app.redraw()
+
+        self.moment(chosen)
 
     def press(self, seat: int, button: ButtonName, pressed: bool) -> None:
         self.headless.drive(seat, button, pressed)

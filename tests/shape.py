@@ -8,7 +8,8 @@ presses, holds, releases, actions and passing time, and after each of them this 
 
 - every seat's I2C traffic is the same: the same transfers in the same order, commands byte
   for byte, data of the same lengths (the pixels a secret lights may differ, not how many
-  bytes carry them or when);
+  bytes carry them or when); with every seat behind one mux, the whole wire's traffic, in
+  its order, the mux's select bytes whole (which seats were sent one frame together);
 - every cue is the same: tunes, vibrations (seat and pattern), speech, the public screen;
 - a seat that is not peeking shows the same face; a peeking seat's face has the same
   outline: per 8-pixel page, the columns where lit pixels start and end, and the same
@@ -37,9 +38,9 @@ from companion.sealed import GLANCE_BLUR
 from engine.api import State
 from engine.rng import SeededRandom
 from hardware.base import ButtonName, Speaker, Vibrator
-from hardware.drivers.bus import Transfer
+from hardware.drivers.bus import MUX_ADDRESSES, RecordingBus, Transfer
 from hardware.drivers.planner import PAGES, WIDTH, page_bytes
-from tests.secrecy import Table
+from tests.secrecy import SharedWire, Table
 
 DATA_CONTROL = 0x40  # luma's control byte before display data (0x00: commands)
 HOLD = 0.5  # past the hold time: PEEK shows the private face
@@ -190,10 +191,11 @@ class RecordingSpeaker(Speaker):
 
 
 class Watched(Table):
-    """A headless table whose every output is recorded, and read since the last look."""
+    """A headless table whose every output is recorded, and read since the last look;
+    ``mux``: its seats' screens behind one mux (:class:`tests.secrecy.SharedWire`)."""
 
-    def __init__(self, seats: int) -> None:
-        super().__init__(seats)
+    def __init__(self, seats: int, *, mux: bool = False) -> None:
+        super().__init__(seats, wire=SharedWire() if mux else None)
         self.cues: list = []
         hardware = self.headless.hardware
         for number, seat in hardware.seats.items():
@@ -206,6 +208,9 @@ class Watched(Table):
         self._marks[name] = len(items)
         return items[start:]
 
+    def shapes(self, name: str, bus: RecordingBus) -> list[tuple]:
+        return [transfer_shape(t) for t in self.since(name, bus.transfers)]
+
     def seen(self) -> dict:
         """Everything a neighbour could notice since the last call."""
         app = self.app
@@ -215,9 +220,11 @@ class Watched(Table):
             "cues": [*self.since("cues", self.cues), *self.since("tunes", app.effects.tunes)],
             "public": self.since("public", self.public.pages),
         }
-        for number, bus in self.headless.buses.items():
-            seen[f"bus {number}"] = [transfer_shape(t) for t in self.since(f"bus {number}",
-                                                                             bus.transfers)]
+        if self.wire is not None:  # every seat's traffic in its order, the mux's selects
+            seen["wire"] = self.shapes("wire", self.wire.bus)
+        for number in app.seat_numbers:
+            if (bus := self.headless.buses.get(number)) is not None:
+                seen[f"bus {number}"] = self.shapes(f"bus {number}", bus)
             face = app.screens.faces.get(number)
             if face is not None:
                 seen[f"face {number}"] = face_shape(face) if app.ui[number].peeking else face
@@ -235,6 +242,7 @@ class Lockstep:
     players: int
     options: dict[str, str]
     number: int
+    mux: bool = False  # every seat behind one mux, on one wire
     a: Watched = dataclasses.field(init=False)
     b: Watched = dataclasses.field(init=False)
     compared: int = 0
@@ -242,9 +250,11 @@ class Lockstep:
     glanced: int = 0  # the largest glance_gap between two deals' PEEK pages, of 255
     undealt: int = 0  # compared moments before the deal (the players cutting in play)
     parted: bool = False  # the rules told the table something of the secret: until re-dealt
+    together: int = 0  # compared select bytes that connected several seats (mux: one frame)
 
     def __post_init__(self) -> None:
-        self.a, self.b = Watched(self.players), Watched(self.players)
+        self.a = Watched(self.players, mux=self.mux)
+        self.b = Watched(self.players, mux=self.mux)
         self.player = SeededRandom(f"shape player {self.key} {self.number}".encode())
         self.dealer = SeededRandom(f"shape dealer {self.key} {self.number}".encode())
         for table in (self.a, self.b):
@@ -277,7 +287,9 @@ class Lockstep:
             for table in (self.a, self.b):
                 table.app.screens.forget(number)
         for table in (self.a, self.b):
-            table.app.redraw()
+            table.moment(table.app.redraw)
+            if table.wire is not None:
+                table.wire.settle()
         self.parted = False
 
     def both(self, move: Callable[[Watched], None], what: str) -> None:
@@ -299,6 +311,9 @@ class Lockstep:
                 f" with the same public facts:\n{value}\n{theirs[name]}")
         self._glance(what)
         self.compared += 1
+        self.together += sum(1 for address, control, data in ours.get("wire", ())
+                             if address in MUX_ADDRESSES and control is None
+                             and data[0].bit_count() > 1)
         self.undealt += not self.a.app.session.state.dealt
 
     def _glance(self, what: str) -> None:

@@ -5,15 +5,26 @@ are dealt again among the seats (tests/shape.py), and for every press, hold, rel
 and passing second the two tables' bus traffic, cues, public faces and the outlines of the
 private faces are the same, and every page of the private faces looks the same at a glance
 (blurred). A face that leaks (one extra lit line for one role, a shorter word) fails it.
+
+Each game is played on two wirings: every seat on a bus of its own, and every seat behind
+one mux on one wire, where screens that are to show the same frame are sent it together
+(hardware/drivers/chorus.py): there which seats share a frame, and in what order the seats
+are sent, must not depend on a secret either.
 """
 
 from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 from PIL import ImageDraw
 
 from companion import composer, render
+from companion.app import App
 from companion.render import Face
+from companion.screens import Frame
 from engine import registry
 from engine.api import Vibrate
 from engine.cues import Pattern
@@ -28,6 +39,7 @@ from tests.shape import GLANCE_BOUND, HOLD, REDEALS, Lockstep, transfer_shape
 
 SEEDS = 2
 STEPS = 60
+WIRINGS = {"own buses": False, "one mux": True}
 
 
 def _options(key: str, number: int) -> dict[str, str]:
@@ -40,8 +52,8 @@ def _players(key: str, number: int) -> int:
     return max(game.min_players, min(game.max_players, 4 + number))
 
 
-def play(key: str, number: int, steps: int = STEPS) -> Lockstep:
-    run = Lockstep(key, _players(key, number), _options(key, number), number)
+def play(key: str, number: int, steps: int = STEPS, *, mux: bool = False) -> Lockstep:
+    run = Lockstep(key, _players(key, number), _options(key, number), number, mux=mux)
     try:
         for _ in range(steps):
             run.step()
@@ -50,15 +62,17 @@ def play(key: str, number: int, steps: int = STEPS) -> Lockstep:
     return run
 
 
+@pytest.mark.parametrize("mux", WIRINGS.values(), ids=WIRINGS.keys())
 @pytest.mark.parametrize("key", [game.key for game in registry.all_games()])
-def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
+def test_private_faces_look_the_same_whatever_the_deal(key: str, mux: bool) -> None:
     """Two deals with the same public facts: the same traffic, cues and face outlines. In
     They Live that includes the character pick, before anything is dealt, whose presses are
-    the cut that deals the identities."""
-    told_apart = glanced = 0
+    the cut that deals the identities. On one mux, seats were sent frames together."""
+    told_apart = glanced = together = 0
     for number in range(SEEDS):
-        run = play(key, number)
+        run = play(key, number, mux=mux)
         assert run.compared > STEPS, f"{key}: too few moments compared ({run.compared})"
+        together += run.together
         told_apart += run.told_apart
         glanced = max(glanced, run.glanced)
         record = run.a.app.session.record
@@ -69,6 +83,25 @@ def test_private_faces_look_the_same_whatever_the_deal(key: str) -> None:
     secret = REDEALS[key] is not REDEALS["staying-alive"]
     assert told_apart or not secret, f"{key}: no PEEK face ever differed between the deals"
     assert (glanced > 0) == secret, f"{key}: PEEK faces blurred {glanced} apart"
+    assert (together > 0) == mux, f"{key}: {together} frames sent to several seats at once"
+
+
+def test_private_faces_one_mux_puts_the_same_bytes_on_the_wire_every_run() -> None:
+    """Which seats share a frame depends on which have work pending at once on the writer's
+    thread; with the writer held through each moment, a game played twice puts the same
+    bytes on each table's wire, though the second time the threads switch a thousand times
+    as often."""
+    wires = []
+    switching = sys.getswitchinterval()
+    for interval in (switching, switching / 1000):
+        sys.setswitchinterval(interval)
+        try:
+            run = play("they-live", 1, mux=True)
+        finally:
+            sys.setswitchinterval(switching)
+        assert run.together
+        wires.append([table.wire.bus.transfers for table in (run.a, run.b)])
+    assert wires[0] == wires[1]
 
 
 def test_private_faces_silent_invader_check_is_the_same_on_every_wire() -> None:
@@ -200,3 +233,35 @@ def test_private_faces_a_humans_buzz_on_self_reveal_fails(monkeypatch) -> None:
     monkeypatch.setitem(rules, "reveal3", buzzing)
     with pytest.raises(AssertionError, match="differs between two deals"):
         _reveal_attempt()
+
+
+def test_private_faces_a_public_title_one_role_draws_apart_fails_on_one_mux(monkeypatch) -> None:
+    """An Invader's public title one dot longer than a Human's: on one mux the wire tells,
+    before any face is compared (the dot's bytes cross it on one deal, not on the other)."""
+    real = views._fitted
+
+    def dotted(state, seat, drawn, peek):
+        if seat is not None and state.identities.get(seat) == INVADER:
+            drawn = replace(drawn, title=drawn.title + ".")
+        return real(state, seat, drawn, peek)
+
+    monkeypatch.setattr(views, "_fitted", dotted)
+    with pytest.raises(AssertionError, match="wire differs between two deals"):
+        play("they-live", 1, steps=2 * STEPS, mux=True)
+
+
+def test_private_faces_an_invaders_screen_sent_first_fails_on_one_mux(monkeypatch) -> None:
+    """A table that hurries an Invader's screen (marks it awaited, as a presser's is) gives
+    the Invader away on a shared wire, its bytes going before the others', though no face
+    and no seat's own traffic changes: the lockstep on buses of their own cannot see it."""
+    real = App._write
+
+    def hurried(self: App, frames: Iterable[Frame], now: float, *, awaited: bool = False) -> None:
+        identities = getattr(self.session.state, "identities", {})
+        for frame in frames:
+            real(self, [frame], now, awaited=awaited or identities.get(frame.number) == INVADER)
+
+    monkeypatch.setattr(App, "_write", hurried)
+    play("they-live", 0)
+    with pytest.raises(AssertionError, match="wire differs between two deals"):
+        play("they-live", 0, mux=True)
