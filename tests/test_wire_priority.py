@@ -77,19 +77,19 @@ class Table:
     events: queue.SimpleQueue
     clock: FakeClock
 
-    def seat_of(self, carried: Carried) -> int | None:
-        """Whose display a transfer went to (None: a mux's channel switch)."""
+    def seats_of(self, carried: Carried) -> frozenset[int]:
+        """Whose displays a transfer reached (none: a mux's channel switch): every seat at its
+        address on its bus, or on any mux channel connected then."""
         transfer = carried.transfer
         if transfer.address in MUX_ADDRESSES and transfer.control is None:
-            return None
-        for seat in self.config.seats:
-            if seat.mux is not None:
-                if (seat.mux.bus, seat.mux.channel) == (carried.bus, carried.channel) \
-                        and seat.address == transfer.address:
-                    return seat.number
-            elif seat.bus == carried.bus and seat.address == transfer.address:
-                return seat.number
-        raise AssertionError(f"no seat at {carried}")
+            return frozenset()
+        reached = frozenset(
+            seat.number for seat in self.config.seats if seat.address == transfer.address
+            and (seat.mux is not None and seat.mux.bus == carried.bus
+                 and seat.mux.channel in carried.channels
+                 or seat.mux is None and seat.bus == carried.bus))
+        assert reached, f"no seat at {carried}"
+        return reached
 
     def writers(self) -> list[BusWriter]:
         found = {id(w): w for s in self.app.hardware.seats.values()
@@ -189,19 +189,26 @@ def highlight(table: Table, seat: int, label: str) -> None:
 def wire_of_seats(table: Table) -> dict[int, int]:
     """Each seat's wire (its root bus), from what crossed the wires so far."""
     return {seat: root for root, wire in table.pi.wires.items() for carried in wire.carried
-            if (seat := table.seat_of(carried)) is not None}
+            for seat in table.seats_of(carried)}
 
 
-def on_wire(table: Table, carried: list[Carried], root: int) -> list[int | None]:
+def on_wire(table: Table, carried: list[Carried], root: int) -> list[frozenset[int]]:
+    """The seats each transfer on wire ``root`` reached, in the order they crossed it."""
     mine = set(map(id, table.pi.wires[root].carried))
-    return [table.seat_of(c) for c in carried if id(c) in mine]
+    return [table.seats_of(c) for c in carried if id(c) in mine]
+
+
+def others_than(presser: int, reached: list[frozenset[int]]) -> list[int]:
+    """Where the transfers went that reached other seats and not the presser's (a transfer
+    shared with the presser's screen is part of it)."""
+    return [at for at, seats in enumerate(reached) if seats and presser not in seats]
 
 
 def test_a_turn_change_sends_the_presser_whole_before_another_seat_s_byte(table):
     wires = wire_of_seats(table)
     if len(wired(table)) < 3:  # too few wired seats for a game: a join changes both screens
         presser, order = 1, held_press(table, 1, ButtonName.ACT)
-        seats = on_wire(table, order, wires[presser])
+        reached = on_wire(table, order, wires[presser])
     else:
         into_a_game(table)
         for _ in range(40):
@@ -210,14 +217,15 @@ def test_a_turn_change_sends_the_presser_whole_before_another_seat_s_byte(table)
             presser = move[0]
             highlight(table, presser, label_of(table.app, *move))
             order = held_press(table, presser, ButtonName.ACT)
-            seats = on_wire(table, order, wires[presser])
-            if presser in seats and len(set(seats) - {None}) > 2:
+            reached = on_wire(table, order, wires[presser])
+            changed = frozenset().union(*reached)
+            if presser in changed and len(changed) > 2 and others_than(presser, reached):
                 break
         else:
             raise AssertionError("no move changed three screens on the presser's wire")
-    others = [at for at, seat in enumerate(seats) if seat not in (presser, None)]
+    others = others_than(presser, reached)
     assert others, "the press changed no other screen on its wire"
-    assert max(at for at, seat in enumerate(seats) if seat == presser) < min(others), seats
+    assert max(at for at, seats in enumerate(reached) if presser in seats) < min(others), reached
 
 
 @pytest.mark.parametrize("table", ["kitchen", "living-room", "two-buses"], indirect=True)
@@ -239,6 +247,6 @@ def test_a_press_during_a_background_redraw_waits_one_transfer(table):
     table.wire.open()
     table.drain()
     carried = table.pi.wires[wires[1]].carried[before:]
-    seats = [seat for c in carried if (seat := table.seat_of(c)) is not None]  # no switches
-    assert seats[0] != presser, seats  # the tick's first transfer (with its switch) was out
-    assert seats[1] == presser, seats  # and the presser's was next
+    reached = [seats for c in carried if (seats := table.seats_of(c))]  # no switches
+    assert presser not in reached[0], reached  # the tick's first transfer (with its switch)
+    assert presser in reached[1], reached  # was out, and the presser's was next

@@ -6,7 +6,9 @@ clock plus the driver's overhead, one transfer at a time per physical wire, what
 ``/dev/i2c-N`` it was written to. A kernel mux's channels (:class:`EmulatedPi`'s
 ``kernel_mux``) share their parent's wire, the kernel's channel switch (a one-byte write to the
 mux) crossing it before a transfer on another channel, and sysfs says so as the kernel's does
-(:mod:`hardware.drivers.wires`). The transfer waits through a *gate*: ``time.sleep`` for its
+(:mod:`hardware.drivers.wires`). A userspace mux's switch is a bitmask (TCA9548A datasheet,
+control register): each transfer after it reaches every channel whose bit it set, so the wire
+keeps the whole set (:func:`connected`). The transfer waits through a *gate*: ``time.sleep`` for its
 wire time by default (letting go of the GIL as smbus2's ``ioctl`` does); a test passes a gate
 that waits for the test's word, so nothing waits on a deadline.
 
@@ -30,7 +32,7 @@ from pathlib import Path
 
 from smbus2 import i2c_msg
 
-from .bus import MUX_ADDRESSES, Transfer
+from .bus import MUX_ADDRESSES, MUX_CHANNELS, Transfer
 
 I2C_HZ = 400_000
 BITS_PER_BYTE = 9
@@ -44,6 +46,12 @@ def wire_seconds(wire_bytes: int, hz: float = I2C_HZ) -> float:
     return (wire_bytes * BITS_PER_BYTE + FRAMING_BITS) / hz + TRANSFER_OVERHEAD
 
 
+def connected(mask: int) -> frozenset[int]:
+    """The channels a TCA9548A connects after ``mask`` was written to its control register:
+    one bit a channel, any number of them at once."""
+    return frozenset(channel for channel in MUX_CHANNELS if mask >> channel & 1)
+
+
 Gate = Callable[[Transfer, float], None]  # (the transfer, its wire seconds): returns once sent
 
 
@@ -54,11 +62,12 @@ def sleeping(transfer: Transfer, seconds: float) -> None:
 @dataclass(frozen=True)
 class Carried:
     """One transfer as it crossed a wire: the ``/dev/i2c-N`` it was written to, the mux
-    channel switched in then (None: no mux, or none selected yet), and when it was over
-    (``perf_counter``)."""
+    channels connected then (a kernel mux: its one channel; empty: no mux, or none selected
+    yet), and when it was over (``perf_counter``). It reached every display at its address
+    on every one of ``channels``."""
 
     bus: int
-    channel: int | None
+    channels: frozenset[int]
     transfer: Transfer
     ended: float
 
@@ -71,21 +80,21 @@ class Wire:
         self.carried: list[Carried] = []
         self._gate = gate
         self._hz = hz
-        self._channel: int | None = None
+        self._channels: frozenset[int] = frozenset()
         self._lock = threading.Lock()
 
     def carry(self, bus: int, kernel_channel: int | None, transfer: Transfer) -> None:
         with self._lock:
-            if kernel_channel is not None and kernel_channel != self._channel:
-                self._channel = kernel_channel
+            if kernel_channel is not None and self._channels != {kernel_channel}:
+                self._channels = frozenset({kernel_channel})
                 self._pass(bus, Transfer(KERNEL_MUX_ADDRESS, None, bytes([1 << kernel_channel])))
             elif transfer.address in MUX_ADDRESSES and transfer.control is None:
-                self._channel = transfer.data[0].bit_length() - 1  # a userspace mux's switch
+                self._channels = connected(transfer.data[0])  # a userspace mux's switch
             self._pass(bus, transfer)
 
     def _pass(self, bus: int, transfer: Transfer) -> None:
         self._gate(transfer, wire_seconds(transfer.wire_bytes, self._hz))
-        self.carried.append(Carried(bus, self._channel, transfer, time.perf_counter()))
+        self.carried.append(Carried(bus, self._channels, transfer, time.perf_counter()))
 
 
 class WireBus:

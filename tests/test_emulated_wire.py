@@ -1,0 +1,31 @@
+"""The emulated wire records which mux channels each transfer reached: a TCA9548A's select is
+a bitmask, so one write after a select of several channels reaches every one of them."""
+
+from __future__ import annotations
+
+from hardware.drivers.bus import Transfer
+from hardware.drivers.emulated_wire import EmulatedPi
+
+
+def at_once(transfer: Transfer, seconds: float) -> None:
+    """A gate that lets every transfer straight through."""
+
+
+def test_a_select_of_several_channels_reaches_each_until_the_next_select(tmp_path):
+    pi = EmulatedPi(tmp_path / "sys", gate=at_once)
+    bus = pi.open(3)
+    bus.write_byte(0x70, 0b00111000)
+    bus.write_i2c_block_data(0x3C, 0x00, [0xB0, 0x00, 0x10])
+    bus.write_i2c_block_data(0x3C, 0x40, [0xFF] * 32)
+    bus.write_byte(0x70, 1 << 6)
+    bus.write_i2c_block_data(0x3C, 0x40, [0x00] * 32)
+    assert [(c.bus, c.channels) for c in pi.carried()] == [
+        (3, {3, 4, 5}), (3, {3, 4, 5}), (3, {3, 4, 5}), (3, {6}), (3, {6})]
+
+
+def test_a_kernel_mux_channel_is_its_one_channel_and_no_mux_is_none(tmp_path):
+    pi = EmulatedPi(tmp_path / "sys", {11: (1, 0), 12: (1, 1)}, gate=at_once)
+    pi.open(12).write_i2c_block_data(0x3C, 0x40, [0xFF] * 4)
+    pi.open(4).write_i2c_block_data(0x3C, 0x40, [0xFF] * 4)
+    assert [(c.bus, c.transfer.address, c.channels) for c in pi.carried()] == [
+        (12, 0x70, {1}), (12, 0x3C, {1}), (4, 0x3C, frozenset())]
