@@ -40,7 +40,7 @@ from hardware.base import ButtonEdge, ButtonName, QuitRequested
 from hardware.build import build_table
 from hardware.config import TableConfig, parse_config
 from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Task, Transfer
-from hardware.drivers.emulated_wire import EmulatedPi, WireBus
+from hardware.drivers.emulated_wire import EmulatedPi, WireBus, connected
 
 from . import commit_writes, zero
 from .bot import BENCH_KEY, label_of, next_move, open_game
@@ -79,10 +79,18 @@ def table_toml(seats: int, buses: Sequence[int] = BUSES) -> str:
     return "\n".join(lines) + "\n"
 
 
+def seat_of(config: TableConfig) -> dict[tuple[int, int | None, int], int]:
+    """Each wired seat by where its display answers: (bus, mux channel or None, address)."""
+    return {(s.mux.bus, s.mux.channel, s.address) if s.mux else (s.bus, None, s.address):
+            s.number for s in config.seats if s.wired}
+
+
 class TimedBus:
     """One ``/dev/i2c-N`` on the emulated wire (:mod:`hardware.drivers.emulated_wire`): each
     transfer takes its wire time, sleeping with the GIL let go as smbus2's ``ioctl`` does,
-    one at a time per physical wire; then it is stamped for the trace."""
+    one at a time per physical wire; then it is stamped for the trace with every seat it
+    reached: each display at its address on the bus itself or on any channel the last mux
+    select connected (a select is a bitmask: several seats may share one transfer)."""
 
     def __init__(self, bus: WireBus, seat_of: dict[tuple[int, int | None, int], int],
                  sink: Tracer) -> None:
@@ -90,27 +98,33 @@ class TimedBus:
         self._bus = bus
         self._seat_of = seat_of  # (bus, mux channel or None, address) -> seat
         self._sink = sink
-        self._channel: int | None = None
+        self._channels: frozenset[int] = frozenset()
 
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
         self._bus.write_i2c_block_data(i2c_addr, register, data)
-        seat = self._seat_of.get((self.number, self._channel, i2c_addr))
-        self._sink.sent(self._bus.wire.root, seat, Transfer(i2c_addr, register, bytes(data)))
+        self._sink.sent(self._bus.wire.root, self._reached(i2c_addr),
+                        Transfer(i2c_addr, register, bytes(data)))
 
     def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
         for message in i2c_msgs:
             self._bus.i2c_rdwr(message)
-            seat = self._seat_of.get((self.number, self._channel, message.addr))
-            self._sink.sent(self._bus.wire.root, seat, Transfer.written(message))
+            self._sink.sent(self._bus.wire.root, self._reached(message.addr),
+                            Transfer.written(message))
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
         if i2c_addr in MUX_ADDRESSES:
-            self._channel = value.bit_length() - 1
+            self._channels = connected(value)
         self._bus.write_byte(i2c_addr, value)
-        self._sink.sent(self._bus.wire.root, None, Transfer(i2c_addr, None, bytes([value])))
+        seats = () if i2c_addr in MUX_ADDRESSES else self._reached(i2c_addr)
+        self._sink.sent(self._bus.wire.root, seats, Transfer(i2c_addr, None, bytes([value])))
 
     def close(self) -> None:
         self._bus.close()
+
+    def _reached(self, address: int) -> tuple[int, ...]:
+        keys = [(self.number, channel, address) for channel in sorted(self._channels)]
+        keys.append((self.number, None, address))  # a display on the bus itself hears all
+        return tuple(self._seat_of[key] for key in keys if key in self._seat_of)
 
 
 class _Tagged:
@@ -150,7 +164,7 @@ class Tracer:
         self.handed = threading.local()  # on a writer thread: (trace, loop CPU) of its job
         self.in_journal = False  # inside a journal write (its own settle is part of it)
 
-    def sent(self, bus: int, seat: int | None, transfer: Transfer) -> None:
+    def sent(self, bus: int, seats: tuple[int, ...], transfer: Transfer) -> None:
         handed = getattr(self.handed, "job", None)
         writer_cpu = 0.0
         if handed is not None:
@@ -163,7 +177,7 @@ class Tracer:
         else:
             return
         if trace is not None:
-            trace.sent.append(zero.Sent(time.perf_counter(), cpu, bus, seat,
+            trace.sent.append(zero.Sent(time.perf_counter(), cpu, bus, seats,
                                         transfer.wire_bytes, writer_cpu))
 
     def sleeping(self, transfer: Transfer, seconds: float) -> None:
@@ -220,13 +234,12 @@ class RealTable:
         self.config: TableConfig = parse_config(text)
         self.events: queue.SimpleQueue = queue.SimpleQueue()
         self.tracer = Tracer()
-        seat_of = {(s.mux.bus, s.mux.channel, s.address) if s.mux else (s.bus, None, s.address):
-                   s.number for s in self.config.seats if s.wired}
+        where = seat_of(self.config)
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.pi = EmulatedPi(folder / "sys", kernel_mux, gate=self.tracer.sleeping)
         self.hardware = build_table(
             self.config, self.events.put, pin_factory=self.factory, pod_ports=lambda: [],
-            bus_factory=lambda n: TimedBus(self.pi.open(n), seat_of, self.tracer),
+            bus_factory=lambda n: TimedBus(self.pi.open(n), where, self.tracer),
             sysfs=self.pi.sysfs)
         # Opened as ``companion play`` opens it: its log's index in memory, its file locked.
         self.journal = SqliteJournal(folder / "journal.sqlite3", exclusive=True)
@@ -483,8 +496,9 @@ def measure(sizes: Sizes) -> list[Figure]:
 
 def wire_figures(table: str, found: Sequence[zero.Trace]) -> list[Figure]:
     """Press to the presser's screen, and to the last seat's, complete on the emulated wire
-    (each transfer its wire time, the service's background redraws running)."""
-    own = spread([1000 * (max(s.at for s in t.sent if s.seat == t.seat) - t.pressed_at)
+    (each transfer its wire time, the service's background redraws running): the presser's
+    at the last transfer that reached it, its own or one it shared with other seats."""
+    own = spread([1000 * (max(s.at for s in t.sent if t.seat in s.seats) - t.pressed_at)
                   for t in found if t.presser_changed()])
     last = spread([1000 * (max(s.at for s in t.sent) - t.pressed_at) for t in found])
     key = "wire_" + table.replace(",", "").replace("-", "_").replace(" ", "_").split("(")[0]
@@ -527,7 +541,7 @@ def model_figures(key: str, name: str, session: Session, pi: zero.Pi, journal_cp
 def figures(session: Session, seats: int) -> list[Figure]:
     found = session.presses
     presser = [t for t in found if t.presser_changed()]
-    first = spread([1000 * (min(s.at for s in t.sent if s.seat == t.seat) - t.pressed_at)
+    first = spread([1000 * (min(s.at for s in t.sent if t.seat in s.seats) - t.pressed_at)
                     for t in presser])
     handed = spread([1000 * (max(s.at for s in t.sent) - t.pressed_at) for t in found])
     every = [t for t in found if len(t.seats_changed()) == seats]
@@ -545,11 +559,13 @@ def figures(session: Session, seats: int) -> list[Figure]:
 
 def turn_bytes(turns: Sequence[zero.Trace], seats: int) -> list[Figure]:
     """What a step that redraws every seat puts on the wire: each seat's bytes (its
-    addressing, data blocks and their control bytes), and the step's whole, the mux's
-    channel switches included. A whole frame is 1048 B a seat (luma's full frame 1096 B)."""
+    addressing, data blocks and their control bytes: every transfer that reached it, a
+    shared one counted for each seat it reached), and the step's whole as the wire carried
+    it (a shared transfer once, the mux's channel switches included). A whole frame is
+    1048 B a seat (luma's full frame 1096 B)."""
     if not turns:
         return []
-    per_seat = [sum(s.wire_bytes for s in t.sent if s.seat == seat)
+    per_seat = [sum(s.wire_bytes for s in t.sent if seat in s.seats)
                 for t in turns for seat in t.seats_changed()]
     whole = spread([sum(s.wire_bytes for s in t.sent) for t in turns])
     return [

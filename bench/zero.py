@@ -10,10 +10,19 @@ while the loop is still drawing a tick waits for it), computing ``cpu_factor`` t
 as here; a journal append's commit on the card while the loop goes on drawing, the loop
 waiting for it where it settled the journal (before its first write to a screen); and one
 wire, every seat on it (each shipped table has one bus), taken transfer by transfer as
-:class:`hardware.drivers.bus.BusWriter` takes it: the presser's screen first, else the
-longest queued. So a press meets the background redraws on the wire as it does in the
-service. Not modelled: the GIL between the loop and the writer (the writer's own Python is
-charged to the wire, not also to the loop).
+:class:`hardware.drivers.bus.BusWriter` takes it: before each transfer, the earliest queued
+one that reaches a seat whose press is waiting (the presser), else the earliest queued. A
+transfer the service shared between seats (one mux select of several channels, for screens
+that show the same bytes) crosses the wire once and completes every seat it reached; a mux
+switch goes with the transfer after it, as the service holds the mux for both. So a press
+meets the background redraws on the wire as it does in the service. Not modelled: the GIL
+between the loop and the writer (the writer's own Python is charged to the wire, not also to
+the loop); and a seat's new work superseding its queued, unsent work. The traces hold what
+the service sent here, after its own superseding, and the model sends every one of those
+transfers, a seat's later ones behind its earlier: dropping a seat's share of a transfer
+queued for several would need the bytes, which a trace does not keep. Where the Zero's
+slower wire lets a seat's work pile up that the service would fold into one frame, the
+model's wire carries more than the service's would.
 
 :data:`HERE` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
 wake-ups as recorded): replaying the traces on it must reproduce what the emulated wire
@@ -67,7 +76,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import deque
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -133,12 +142,12 @@ SD_CARD = Card(COMMIT_WRITES, TALLY_WRITES)
 class Sent:
     """One transfer as the loop thread handed it over: when it was off the wire here
     (``perf_counter``), after how much of the loop thread's CPU (``thread_time``), where,
-    how big."""
+    to whom, how big."""
 
     at: float
     cpu: float
     bus: int
-    seat: int | None  # None: the mux's channel switch
+    seats: tuple[int, ...]  # every seat it reached (several: shared); none: a mux switch
     wire_bytes: int
     writer_cpu: float = 0.0  # a writer thread's own CPU to make this transfer (luma, smbus;
     # not the wire's wait, whose own CPU is the ioctl's: TRANSFER_OVERHEAD)
@@ -170,7 +179,7 @@ class Trace:
     sent: list[Sent] = field(default_factory=list)
 
     def seats_changed(self) -> set[int]:
-        return {s.seat for s in self.sent if s.seat is not None}
+        return {seat for sent in self.sent for seat in sent.seats}
 
     def presser_changed(self) -> bool:
         return self.seat is not None and self.seat in self.seats_changed()
@@ -210,62 +219,63 @@ class OnPi:
     last_done: float | None  # None: no screen changed
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Transfer:
     ready: float
     seconds: float
     step: int
-    seat: int
-
-
-@dataclass
-class _Task:
-    order: int
-    urgent: bool
-    transfers: deque[_Transfer] = field(default_factory=deque)
+    seats: frozenset[int]
+    press: int | None  # the presser, if its press handed this over for its screen
 
 
 class _Wire:
-    """The one wire and its writer: transfer by transfer, the urgent task first, else the
-    longest queued; a seat's new work joins its queued task."""
+    """The one wire and its writer: transfer by transfer, before each the earliest queued
+    transfer that reaches a seat whose press is waiting (one its press handed over for its
+    screen is still queued), else the earliest queued. A transfer crosses once and
+    completes every seat it reached."""
 
     def __init__(self) -> None:
         self.free = 0.0
-        self.tasks: dict[int, _Task] = {}
-        self.order = 0
+        self.queued: list[_Transfer] = []  # as handed over, so in the order they were ready
+        self.pressing: Counter[int] = Counter()  # seat -> its press's transfers queued
         self.done: dict[tuple[int, int], float] = {}  # (step, seat) -> last byte off
 
-    def submit(self, transfer: _Transfer, urgent: bool) -> None:
+    def submit(self, transfer: _Transfer) -> None:
         self.run(transfer.ready)
-        task = self.tasks.get(transfer.seat)
-        if task is None:
-            self.order += 1
-            task = self.tasks[transfer.seat] = _Task(self.order, urgent)
-        task.urgent = task.urgent or urgent
-        task.transfers.append(transfer)
+        self.queued.append(transfer)
+        if transfer.press is not None:
+            self.pressing[transfer.press] += 1
 
     def run(self, until: float = float("inf")) -> None:
         """Carry every transfer that starts before ``until``."""
-        while self.tasks:
-            start = max(self.free, min(t.transfers[0].ready for t in self.tasks.values()))
+        while self.queued:
+            start = max(self.free, self.queued[0].ready)
             if start >= until:
                 return
-            seat, task = min(((seat, task) for seat, task in self.tasks.items()
-                              if task.transfers[0].ready <= start),
-                             key=lambda item: (not item[1].urgent, item[1].order))
-            transfer = task.transfers.popleft()
+            transfer = self.queued.pop(self._pick(start))
+            if transfer.press is not None:
+                self.pressing[transfer.press] -= 1
             self.free = start + transfer.seconds
-            key = (transfer.step, transfer.seat)
-            self.done[key] = max(self.done.get(key, 0.0), self.free)
-            if not task.transfers:
-                del self.tasks[seat]
+            for seat in transfer.seats:
+                self.done[transfer.step, seat] = self.free
+
+    def _pick(self, start: float) -> int:
+        waiting = {seat for seat, queued in self.pressing.items() if queued}
+        if waiting:
+            for position, transfer in enumerate(self.queued):
+                if transfer.ready > start:
+                    break
+                if transfer.seats & waiting:
+                    return position
+        return 0
 
 
 def wire_only(trace: Trace, hz: float) -> float:
     """The soonest the step's last seat can be complete after its edge: every transfer the
-    step handed over (the mux's channel switches too) back to back on its busiest wire at
-    ``hz``, with no CPU, no commit, no wake-up and nothing else on the wire. A step whose
-    bytes alone take longer than a goal misses it however fast the Pi computes."""
+    step handed over (the mux's channel switches too, a shared transfer once) back to back on
+    its busiest wire at ``hz``, with no CPU, no commit, no wake-up and nothing else on the
+    wire. A step whose bytes alone take longer than a goal misses it however fast the Pi
+    computes."""
     per_wire: dict[int, float] = {}
     for sent in trace.sent:
         per_wire[sent.bus] = per_wire.get(sent.bus, 0.0) + wire_seconds(sent.wire_bytes, hz)
@@ -306,10 +316,10 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
                 now = max(now, durable)
             else:
                 assert isinstance(what, _Send)
-                seconds = (wire_seconds(what.sent.wire_bytes, pi.i2c_hz)
-                           + what.sent.writer_cpu * pi.cpu_factor)
-                wire.submit(_Transfer(now, seconds, index, what.seat),
-                            urgent=trace.seat is not None and what.seat == trace.seat)
+                seconds = sum(wire_seconds(sent.wire_bytes, pi.i2c_hz)
+                              + sent.writer_cpu * pi.cpu_factor for sent in what.sent)
+                presser = trace.seat if trace.seat in what.seats else None
+                wire.submit(_Transfer(now, seconds, index, what.seats, presser))
         loop_free = now + max(0.0, trace.cpu_ended - cpu) * pi.cpu_factor
     wire.run()
     results = []
@@ -323,20 +333,32 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
 
 @dataclass(frozen=True)
 class _Send:
-    sent: Sent
-    seat: int  # a mux switch goes with the seat whose transfer it switches in
+    """What the writer sends as one: a transfer and the mux switches just before it on its
+    bus (the service holds the mux for both), handed over at ``cpu``."""
+
+    cpu: float
+    seats: frozenset[int]
+    sent: tuple[Sent, ...]
+
+
+def _sends(sent: Sequence[Sent]) -> list[_Send]:
+    """Each transfer with the switches before it; a switch no transfer followed reaches no
+    seat but still takes the wire."""
+    sends = []
+    switches: dict[int, list[Sent]] = {}
+    for one in sent:
+        if one.seats:
+            group = (*switches.pop(one.bus, []), one)
+            sends.append(_Send(max(s.cpu for s in group), frozenset(one.seats), group))
+        else:
+            switches.setdefault(one.bus, []).append(one)
+    sends += [_Send(s.cpu, frozenset(), (s,)) for left in switches.values() for s in left]
+    return sends
 
 
 def _moments(trace: Trace) -> list[tuple[float, int, object]]:
     moments: list[tuple[float, int, object]] = [(j.started, JOURNAL, j) for j in trace.journaled]
     moments += [(cpu, SETTLE, None) for cpu in trace.settled]
-    seats = [s.seat for s in trace.sent]
-    for position, sent in enumerate(trace.sent):
-        seat = sent.seat
-        if seat is None:  # the next seat's transfer, else the one before
-            after = [s for s in seats[position:] if s is not None]
-            before = [s for s in seats[:position] if s is not None]
-            seat = after[0] if after else before[-1] if before else 0
-        moments.append((sent.cpu, SEND, _Send(sent, seat)))
+    moments += [(send.cpu, SEND, send) for send in _sends(trace.sent)]
     moments.sort(key=lambda moment: (moment[0], moment[1]))
     return moments

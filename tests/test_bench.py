@@ -152,7 +152,7 @@ def test_zero_model_overlaps_the_commit_with_drawing():
     for draw in (0.002, 0.0001):  # the loop's CPU here from the append to the settle
         trace = zero.Trace(1, 0.0, journaled=[zero.Journaled(0.0, 0.0001, True)],
                            settled=[0.0001 + draw],
-                           sent=[zero.Sent(0.0, 0.0001 + draw, 1, 1, 100)])
+                           sent=[zero.Sent(0.0, 0.0001 + draw, 1, (1,), 100)])
         done = zero.simulate([trace], pi, journal_cpu=0.0)[0].presser_done
         drawing = zero.WAKE + draw * pi.cpu_factor
         assert done == pytest.approx(max(drawing, zero.WAKE + commit) + wire)
@@ -172,7 +172,7 @@ def test_zero_model_charges_each_commit_its_measured_writes_and_the_tally_after_
     wire = (100 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
     appends = [zero.Journaled(0.0, 0.0, True), zero.Journaled(0.0, 0.0, True)]
     trace = zero.Trace(1, 0.0, journaled=appends, settled=[0.0],
-                       sent=[zero.Sent(0.0, 0.0, 1, 1, 100)])
+                       sent=[zero.Sent(0.0, 0.0, 1, (1,), 100)])
     done = zero.simulate([trace], pi, journal_cpu=0.0)[0].presser_done
     assert done == pytest.approx(zero.WAKE + (3 + 1 + 3) * zero.SD_WRITE + wire)
 
@@ -180,23 +180,36 @@ def test_zero_model_charges_each_commit_its_measured_writes_and_the_tally_after_
 def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer():
     """On the model's one wire the presser's frame goes before the other seats' frames of its
     step, and a press that lands while a background redraw is on the wire waits for the
-    transfer under way, not for the rest of that redraw."""
+    transfer under way, not for the rest of that redraw. A transfer shared by several seats
+    is the presser's if it reaches the presser, crosses once and completes all of them."""
     from bench import zero
 
     pi = zero.ZERO_2W.on(dataclasses.replace(zero.SD_CARD, tails=False))
     transfer = (34 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
-    turn = zero.Trace(3, 0.0, sent=[zero.Sent(0.0, 0.0, 1, seat, 34) for seat in (1, 2, 3)
+    turn = zero.Trace(3, 0.0, sent=[zero.Sent(0.0, 0.0, 1, (seat,), 34) for seat in (1, 2, 3)
                                     for _ in range(4)])
     turn_on_pi = zero.simulate([turn], pi, journal_cpu=0.0)[0]
     assert turn_on_pi.presser_done == pytest.approx(zero.WAKE + 4 * transfer)
     assert turn_on_pi.last_done == pytest.approx(zero.WAKE + 12 * transfer)
-    tick = zero.Trace(None, 0.0, sent=[zero.Sent(0.0, 0.0, 1, 2, 34) for _ in range(30)])
+    tick = zero.Trace(None, 0.0, sent=[zero.Sent(0.0, 0.0, 1, (2,), 34) for _ in range(30)])
     lands = 2.5 * transfer - zero.WAKE  # the loop takes it in the tick's third transfer
     press = zero.Trace(1, lands, cpu_started=1.0, cpu_ended=1.0,
-                       sent=[zero.Sent(0.0, 1.0, 1, 1, 34)])
+                       sent=[zero.Sent(0.0, 1.0, 1, (1,), 34)])
     tick_on_pi, press_on_pi = zero.simulate([tick, press], pi, journal_cpu=0.0)
     assert press_on_pi.presser_done == pytest.approx(4 * transfer - lands)
     assert tick_on_pi.last_done == pytest.approx(31 * transfer)
+    # Seats 1-3 show the same frame: one select of their three channels, one shared block;
+    # seat 4's own three blocks were handed over first. Whichever of 1-3 pressed, the shared
+    # block (with its switch) goes first and completes all three screens when it is off the
+    # wire, which carries it once.
+    switch = (2 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
+    for presser in (1, 2, 3):
+        shared = zero.Trace(presser, 0.0, sent=[
+            zero.Sent(0.0, 0.0, 1, (), 2), *[zero.Sent(0.0, 0.0, 1, (4,), 34)] * 3,
+            zero.Sent(0.0, 0.0, 1, (), 2), zero.Sent(0.0, 0.0, 1, (1, 2, 3), 34)])
+        shared_on_pi = zero.simulate([shared], pi, journal_cpu=0.0)[0]
+        assert shared_on_pi.presser_done == pytest.approx(zero.WAKE + switch + transfer)
+        assert shared_on_pi.last_done == pytest.approx(zero.WAKE + 2 * switch + 4 * transfer)
 
 
 def test_zero_i2c_clock_is_the_divided_core_clock_install_sh_fixes():
@@ -222,9 +235,9 @@ def test_zero_wire_floor_is_the_busiest_wire_bytes_alone_and_counts_steps_past_t
         return sum((n * BITS_PER_BYTE + FRAMING_BITS) / hz + TRANSFER_OVERHEAD for n in sizes)
 
     frames = [(seat, 129) for seat in range(1, 9) for _ in range(7)]  # 8 seats, 7 blocks each
-    one_wire = zero.Trace(1, 0.0, sent=[zero.Sent(0.0, 0.0, 1, None, 1)]
-                          + [zero.Sent(0.0, 0.0, 1, seat, n) for seat, n in frames])
-    two_wires = zero.Trace(1, 0.0, sent=[zero.Sent(0.0, 0.0, 1 if seat <= 4 else 3, seat, n)
+    one_wire = zero.Trace(1, 0.0, sent=[zero.Sent(0.0, 0.0, 1, (), 1)]
+                          + [zero.Sent(0.0, 0.0, 1, (seat,), n) for seat, n in frames])
+    two_wires = zero.Trace(1, 0.0, sent=[zero.Sent(0.0, 0.0, 1 if seat <= 4 else 3, (seat,), n)
                                          for seat, n in frames])
     assert zero.wire_only(one_wire, hz) == pytest.approx(on_wire([1] + [129] * 56))
     assert zero.wire_only(two_wires, hz) == pytest.approx(on_wire([129] * 28))
@@ -236,3 +249,40 @@ def test_zero_wire_floor_is_the_busiest_wire_bytes_alone_and_counts_steps_past_t
     assert figures["zero_wire_only_over"].value == pytest.approx(50.0)
     assert figures["zero_wire_only_over"].verdict == "OVER"
     assert figures["zero_wire_only_max"].value == pytest.approx(1000 * on_wire([1] + [129] * 56))
+
+
+def test_traces_stamp_a_shared_transfer_with_every_seat_it_reached_and_count_it_once(tmp_path):
+    """On the bench's one-mux table a select of channels 3-5 reaches seats 4-6: the trace
+    stamps the following transfers with all three. A step's bytes per seat count such a
+    transfer for each seat it reached, its bytes on the wire once; the presser's screen is
+    complete at the last transfer that reached it, its first byte at the first."""
+    import threading
+
+    from smbus2 import i2c_msg
+
+    from bench import realpath, zero
+    from hardware.config import parse_config
+    from hardware.drivers.emulated_wire import EmulatedPi
+
+    config = parse_config(realpath.table_toml(8, realpath.ONE_BUS))
+    tracer = realpath.Tracer()
+    tracer.loop_thread = threading.current_thread()
+    trace = tracer.current = zero.Trace(5, 0.0)
+    pi = EmulatedPi(tmp_path / "sys", gate=lambda transfer, seconds: None)
+    bus = realpath.TimedBus(pi.open(1), realpath.seat_of(config), tracer)
+    bus.write_byte(0x70, 0b00111000)
+    bus.write_i2c_block_data(0x3C, 0x00, [0xB0, 0x00, 0x10])  # 5 bytes on the wire
+    bus.i2c_rdwr(i2c_msg.write(0x3C, [0x40] + [0xFF] * 128))  # 130
+    bus.write_byte(0x70, 1 << 7)
+    bus.i2c_rdwr(i2c_msg.write(0x3C, [0x40] + [0x00] * 128))
+    assert [s.seats for s in trace.sent] == [(), (4, 5, 6), (4, 5, 6), (), (8,)]
+    assert trace.seats_changed() == {4, 5, 6, 8} and trace.presser_changed()
+
+    session = realpath.Session([trace], [trace])
+    figures = {f.key: f.value for f in realpath.figures(session, 4)}
+    assert figures["turn_seat_bytes"] == pytest.approx((3 * (5 + 130) + 130) / 4)
+    assert figures["turn_bytes_p50"] == 2 + 5 + 130 + 2 + 130
+    assert figures["real_first_byte_p50"] == pytest.approx(1000 * trace.sent[1].at)
+    wire = {f.key: f.value for f in realpath.wire_figures("one bus", [trace])}
+    assert wire["wire_one_bus_presser_p50"] == pytest.approx(1000 * trace.sent[2].at)
+    assert wire["wire_one_bus_last_p50"] == pytest.approx(1000 * trace.sent[4].at)
