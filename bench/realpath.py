@@ -40,6 +40,7 @@ from hardware.base import ButtonEdge, ButtonName, QuitRequested
 from hardware.build import build_table
 from hardware.config import TableConfig, parse_config
 from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Task, Transfer
+from hardware.drivers.chorus import Chorus, Part, _Job
 from hardware.drivers.emulated_wire import EmulatedPi, WireBus, connected
 
 from . import commit_writes, zero
@@ -145,12 +146,25 @@ class _Tagged:
             self.tracer.handed.job = None
 
 
+@dataclass(frozen=True)
+class _Handed:
+    """A screen's latest frame as the loop handed it to its chorus."""
+
+    trace: zero.Trace | None
+    cpu: float
+    urgent: bool
+
+
 class Tracer:
     """Collects the loop thread's step for the edge the bot is waiting on.
 
     A transfer is stamped when it reaches the bus (``perf_counter``, on whichever thread
     sends it) and with the loop thread's CPU time when the loop handed it over: at once on
-    the loop's own thread, or when it queued the job on a bus's writer thread.
+    the loop's own thread, or when it queued the job on a bus's writer thread. A chorus is one
+    task for several screens, so a transfer of one is stamped by the screens it is for
+    (:meth:`traced_chorus`): the presser's frame where it carries the presser's (a frame that
+    joined it rode along, and the transfer would have gone anyway), else the newest of its
+    screens' frames (it was planned for all of them).
     """
 
     def __init__(self) -> None:
@@ -163,12 +177,13 @@ class Tracer:
         self.loop_thread: threading.Thread | None = None
         self.handed = threading.local()  # on a writer thread: (trace, loop CPU) of its job
         self.in_journal = False  # inside a journal write (its own settle is part of it)
+        self.frames: dict[int, _Handed] = {}  # id(chorus part) -> its latest frame handed
 
     def sent(self, bus: int, seats: tuple[int, ...], transfer: Transfer) -> None:
         handed = getattr(self.handed, "job", None)
         writer_cpu = 0.0
         if handed is not None:
-            trace, cpu = handed
+            trace, cpu = self._for_parts(getattr(self.handed, "parts", ())) or handed
             now = time.thread_time()
             writer_cpu = now - self.handed.since - self.handed.slept
             self.handed.since, self.handed.slept = now, 0.0
@@ -179,6 +194,32 @@ class Tracer:
         if trace is not None:
             trace.sent.append(zero.Sent(time.perf_counter(), cpu, bus, seats,
                                         transfer.wire_bytes, writer_cpu))
+
+    def _for_parts(self, parts: Sequence[Part]) -> tuple[zero.Trace | None, float] | None:
+        frames = [frame for part in parts if (frame := self.frames.get(id(part)))]
+        if not frames:
+            return None
+        chosen = next((f for f in frames if f.urgent), max(frames, key=lambda f: f.cpu))
+        return chosen.trace, chosen.cpu
+
+    def traced_chorus(self, chorus: Chorus) -> None:
+        """Stamp each screen's hand-over to ``chorus``, and mark the screens each of its
+        transfers is for while it is sent."""
+        handed, send = chorus.handed, chorus._send
+
+        def traced_handed(part: Part, *, urgent: bool) -> None:
+            self.frames[id(part)] = _Handed(self.current, time.thread_time(), urgent)
+            handed(part, urgent=urgent)
+
+        def traced_send(job: _Job) -> None:
+            self.handed.parts = job.parts
+            try:
+                send(job)
+            finally:
+                self.handed.parts = ()
+
+        chorus.handed = traced_handed  # type: ignore[method-assign]
+        chorus._send = traced_send  # type: ignore[method-assign]
 
     def sleeping(self, transfer: Transfer, seconds: float) -> None:
         """The emulated wire's gate: the transfer's wire time, slept with the GIL let go as
@@ -251,6 +292,9 @@ class RealTable:
                         if (w := getattr(s.screen, "_writer", None)) is not None}.values()
         for writer in self.writers:
             self.tracer.traced_submit(writer)
+        for chorus in {id(c): c for s in self.hardware.seats.values()
+                       if (c := getattr(s.screen, "_chorus", None)) is not None}.values():
+            self.tracer.traced_chorus(chorus)
         self._pending: zero.Trace | None = None
         self.thread = threading.Thread(target=self._serve, name="loop")
         self.tracer.loop_thread = self.thread

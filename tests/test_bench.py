@@ -286,3 +286,52 @@ def test_traces_stamp_a_shared_transfer_with_every_seat_it_reached_and_count_it_
     wire = {f.key: f.value for f in realpath.wire_figures("one bus", [trace])}
     assert wire["wire_one_bus_presser_p50"] == pytest.approx(1000 * trace.sent[2].at)
     assert wire["wire_one_bus_last_p50"] == pytest.approx(1000 * trace.sent[4].at)
+
+
+def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
+    """Two screens of one chorus handed the same frame, the presser's first: each transfer
+    is stamped with the loop's CPU when the presser's frame was handed over (the one it
+    carries), not when the chorus last got work (the other seat's, later)."""
+    import threading
+    import time
+
+    from bench import realpath, zero
+    from hardware.config import parse_config
+    from hardware.drivers.bus import BusWriter, Tca9548a
+    from hardware.drivers.chorus import Chorus
+    from hardware.drivers.emulated_wire import EmulatedPi
+    from hardware.drivers.oled import CONTROLLERS, OledScreen
+    from tests.test_chorus import Blocker, noise, show
+
+    config = parse_config(realpath.table_toml(8, realpath.ONE_BUS))
+    tracer = realpath.Tracer()
+    tracer.loop_thread = threading.current_thread()
+    pi = EmulatedPi(tmp_path / "sys", gate=lambda transfer, seconds: None)
+    mux = Tca9548a(realpath.TimedBus(pi.open(1), realpath.seat_of(config), tracer))
+    writer = BusWriter("i2c-1")
+    chorus = Chorus(0x3C, CONTROLLERS["ssd1306"], writer, mux)
+    screens = [OledScreen(mux.channel(c), writer=writer, chorus=chorus) for c in range(2)]
+    tracer.traced_submit(writer)
+    tracer.traced_chorus(chorus)
+    try:
+        for number, screen in enumerate(screens):
+            screen.reconnect()
+            show(screen, noise(number))
+        writer.call(lambda: None)
+        trace = tracer.current = zero.Trace(1, 0.0)
+        blocker = Blocker()
+        writer.submit(blocker, lambda error: None)
+        assert blocker.inside.wait(30)
+        screens[0].awaited()
+        show(screens[0], noise(9))
+        handed = time.thread_time()
+        while time.thread_time() < handed + 0.002:  # the loop draws the next seat
+            pass
+        show(screens[1], noise(9))
+        blocker.released.set()
+        writer.call(lambda: None)
+        stamps = {s.cpu for s in trace.sent if 1 in s.seats}
+        assert trace.sent and stamps and max(stamps) <= handed
+    finally:
+        for screen in screens:
+            screen.close()
