@@ -405,3 +405,18 @@ def test_frames_handed_over_while_the_presser_is_sent_ride_along(rig: Rig) -> No
     others = [t for _, t in per_channel(since)[1] if t.control == 0x40]
     assert len([t for t in presser if any(t is o for o in others)]) == 6
     assert all(shown(rig.wire, channel) == frame for channel in range(8))
+
+
+def test_a_presser_whose_screen_did_not_change_holds_nobody_up(rig: Rig) -> None:
+    """The presser's screen is planned first and alone; when it has nothing to send, the
+    others' frames still go at once."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    with rig.together():
+        rig.screens[0].awaited()
+        show(rig.screens[0], noise(0))  # the same frame again
+        for number, screen in enumerate(rig.screens[1:], start=1):
+            show(screen, noise(70 + number % 2))
+    assert shown(rig.wire, 0) == noise(0)
+    assert all(shown(rig.wire, n) == noise(70 + n % 2) for n in range(1, 8))

@@ -163,6 +163,8 @@ class Chorus:
         with self.lock:
             if self._stale:
                 self._replan()
+                if self._stale:  # the awaited screen had nothing to send: the rest now
+                    self._replan()
             elif self._riders:
                 self._ride()
             if not self._jobs:
@@ -185,6 +187,9 @@ class Chorus:
     # --- planning (under the lock) --------------------------------------------------------
 
     def _replan(self) -> None:
+        """Plan the pending work from what each display holds: the awaited screen's (and
+        the screens that show the same frame) alone when it is pending, so nothing else is
+        planned on the presser's time; everything else once it is sent."""
         self._stale = self._after_awaited = False
         self._riders.clear()
         self._jobs.clear()
@@ -201,6 +206,12 @@ class Chorus:
             if self._shared(part):
                 assert part.want is not None
                 groups.setdefault(part.want, []).append(part)
+        awaited = self._awaited
+        if pending and pending[0] is awaited:  # the presser's alone now, the rest after it
+            first = groups.get(awaited.want or b"", [awaited]) if self._shared(awaited) \
+                else [awaited]
+            self._after_awaited = len(first) < len(pending)
+            pending = first
         for part in pending:
             if not self._shared(part):
                 self._jobs.extend(self._alone(part))
@@ -209,7 +220,6 @@ class Chorus:
         for part in pending:
             if part.want is not None:
                 self._planned[id(part)] = part.want
-        awaited = self._awaited
         self._awaited_jobs = sum(1 for job in self._jobs if awaited in job.parts)
         if awaited is not None and not self._awaited_jobs:
             self._answered()
@@ -352,8 +362,6 @@ class Chorus:
             self._awaited_jobs -= 1
             if not self._awaited_jobs:
                 self._answered()
-                if self._after_awaited:  # what waited for the awaited frame is planned now
-                    self._stale = True
         if not self._jobs:
             self._finish()
 
@@ -366,8 +374,10 @@ class Chorus:
                 part.queued = 0
 
     def _answered(self) -> None:
-        """The awaited screen is all sent: the chorus queues as any other from now on."""
+        """The awaited screen is all sent: the chorus queues as any other from now on, and
+        what waited for it is planned now."""
         self._awaited = None
+        self._stale = self._stale or self._after_awaited
         if self.writer is not None:
             self.writer.relax(self)
 
