@@ -102,22 +102,26 @@ class TimedBus:
         self._channels: frozenset[int] = frozenset()
 
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        entered = time.thread_time()
         self._bus.write_i2c_block_data(i2c_addr, register, data)
         self._sink.sent(self._bus.wire.root, self._reached(i2c_addr),
-                        Transfer(i2c_addr, register, bytes(data)))
+                        Transfer(i2c_addr, register, bytes(data)), entered)
 
     def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
         for message in i2c_msgs:
+            entered = time.thread_time()
             self._bus.i2c_rdwr(message)
             self._sink.sent(self._bus.wire.root, self._reached(message.addr),
-                            Transfer.written(message))
+                            Transfer.written(message), entered)
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
+        entered = time.thread_time()
         if i2c_addr in MUX_ADDRESSES:
             self._channels = connected(value)
         self._bus.write_byte(i2c_addr, value)
         seats = () if i2c_addr in MUX_ADDRESSES else self._reached(i2c_addr)
-        self._sink.sent(self._bus.wire.root, seats, Transfer(i2c_addr, None, bytes([value])))
+        self._sink.sent(self._bus.wire.root, seats, Transfer(i2c_addr, None, bytes([value])),
+                        entered)
 
     def close(self) -> None:
         self._bus.close()
@@ -139,7 +143,6 @@ class _Tagged:
     def step(self) -> bool:
         self.tracer.handed.job = self.handed
         self.tracer.handed.since = time.thread_time()
-        self.tracer.handed.slept = 0.0
         try:
             return self.task.step()
         finally:
@@ -179,14 +182,19 @@ class Tracer:
         self.in_journal = False  # inside a journal write (its own settle is part of it)
         self.frames: dict[int, _Handed] = {}  # id(chorus part) -> its latest frame handed
 
-    def sent(self, bus: int, seats: tuple[int, ...], transfer: Transfer) -> None:
+    def sent(self, bus: int, seats: tuple[int, ...], transfer: Transfer,
+             entered: float) -> None:
+        """``transfer`` is off the wire; the bus call that carried it began at ``entered``
+        (the sending thread's CPU). A writer's CPU for it is what it spent from the end of
+        its last transfer to that call: the call itself (the emulated wire, its sleep, this
+        tracing) stands for the ioctl and the driver, which the Zero model charges as
+        ``TRANSFER_OVERHEAD`` (smbus2's own Python before its ioctl, a ctypes structure, is
+        under a microsecond here), so it is not charged again, ten times."""
         handed = getattr(self.handed, "job", None)
         writer_cpu = 0.0
         if handed is not None:
             trace, cpu = self._for_parts(getattr(self.handed, "parts", ())) or handed
-            now = time.thread_time()
-            writer_cpu = now - self.handed.since - self.handed.slept
-            self.handed.since, self.handed.slept = now, 0.0
+            writer_cpu = max(0.0, entered - self.handed.since)
         elif threading.current_thread() is self.loop_thread and self.current is not None:
             trace, cpu = self.current, time.thread_time()
         else:
@@ -194,6 +202,8 @@ class Tracer:
         if trace is not None:
             trace.sent.append(zero.Sent(time.perf_counter(), cpu, bus, seats,
                                         transfer.wire_bytes, writer_cpu))
+        if handed is not None:
+            self.handed.since = time.thread_time()
 
     def _for_parts(self, parts: Sequence[Part]) -> tuple[zero.Trace | None, float] | None:
         frames = [frame for part in parts if (frame := self.frames.get(id(part)))]
@@ -223,14 +233,8 @@ class Tracer:
 
     def sleeping(self, transfer: Transfer, seconds: float) -> None:
         """The emulated wire's gate: the transfer's wire time, slept with the GIL let go as
-        smbus2's ``ioctl`` waits. The sleep's own CPU (a system call and a wake-up: 18 us for
-        a 2 ms sleep on the x86 VM, 10 us a transfer on average in a traced run) stands for
-        the ioctl's and the driver's, which the Zero model charges as ``TRANSFER_OVERHEAD``:
-        it is kept out of the writer's CPU, which the model would charge again, ten times."""
-        started = time.thread_time()
+        smbus2's ``ioctl`` waits (its own CPU is the bus call's: see :meth:`sent`)."""
         time.sleep(seconds)
-        if getattr(self.handed, "job", None) is not None:
-            self.handed.slept += time.thread_time() - started
 
     def traced_submit(self, writer: BusWriter) -> None:
         """Tag each task the loop queues on ``writer`` with the trace and the loop's CPU."""

@@ -335,3 +335,40 @@ def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
     finally:
         for screen in screens:
             screen.close()
+
+
+def test_traces_charge_a_writer_its_own_cpu_not_the_emulated_bus_call(tmp_path):
+    """The writer's CPU for a transfer is what it spent before the bus call (the Zero model
+    multiplies it by ten); the emulated wire, its gate and the tracing stand for the ioctl,
+    charged as the model's per-transfer overhead instead."""
+    import threading
+    import time
+
+    from bench import realpath, zero
+    from hardware.config import parse_config
+    from hardware.drivers.emulated_wire import EmulatedPi
+
+    def burn(seconds: float) -> None:
+        until = time.thread_time() + seconds
+        while time.thread_time() < until:
+            pass
+
+    config = parse_config(realpath.table_toml(8, realpath.ONE_BUS))
+    tracer = realpath.Tracer()
+    pi = EmulatedPi(tmp_path / "sys", gate=lambda transfer, seconds: burn(0.005))
+    bus = realpath.TimedBus(pi.open(1), realpath.seat_of(config), tracer)
+    trace = zero.Trace(1, 0.0)
+
+    class Work:
+        def step(self) -> bool:
+            burn(0.002)  # planning and building the message
+            bus.write_byte(0x70, 1)
+            return False
+
+    tagged = realpath._Tagged(Work(), tracer)
+    tagged.handed = (trace, 0.0)
+    worker = threading.Thread(target=tagged.step)
+    worker.start()
+    worker.join()
+    [sent] = trace.sent
+    assert 0.002 <= sent.writer_cpu < 0.004
