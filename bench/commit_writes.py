@@ -11,7 +11,8 @@ the next as :func:`bench.realpath.commit_seconds` does, in one game.
 
 The loop device's ``/sys/block/loopN/stat`` (the kernel's Documentation/block/stat.rst:
 field 5 writes completed, field 16 flushes completed) is read before each append, after its
-commit (just before the journal's flusher thread writes the tally) and after the tally.
+commit (just before the journal's flusher thread writes the tally), after the tally, and
+after the checkpoint the flusher makes every ``CHECKPOINT_COMMITS`` commits.
 Two runs, as the two kinds of card:
 
 - ``cache=False``: the queue says ``write through``, as an SD card without a volatile cache
@@ -74,11 +75,14 @@ class Requests:
 
 @dataclass(frozen=True)
 class Commit:
-    """One append on the device: its commit, which the loop settles before drawing, and the
-    tally the flusher writes after it (a next commit waits behind it)."""
+    """One append on the device: its commit, which the loop settles before drawing, the
+    tally the flusher writes after it (a next commit waits behind it), and the checkpoint
+    the flusher makes after that (nothing, but every ``CHECKPOINT_COMMITS``-th commit; the
+    next write's statements wait for it)."""
 
     commit: Requests
     tally: Requests
+    checkpoint: Requests
 
 
 def stat(device: str) -> Requests:
@@ -117,7 +121,9 @@ def counted(folder: Path, device: str, appends: int = APPENDS) -> list[Commit]:
             journal.settle()
             written.wait()
             committed, after = tallies[-1]
-            commits.append(Commit(committed - before, after - committed))
+            journal._checkpointed()
+            commits.append(Commit(committed - before, after - committed,
+                                  stat(device) - after))
     finally:
         journal.close()
     return commits
@@ -150,16 +156,17 @@ def card_commits(folder: Path, appends: int = APPENDS, *,
             with pi_root(Path(scratch) / str(cache), cache=cache, direct_io=direct_io) as disk:
                 runs.append(counted(disk.root, disk.device, appends))
     plain, cached = runs
-    return [Commit(Requests(p.commit.writes, c.commit.flushes),
-                   Requests(p.tally.writes, c.tally.flushes))
+    return [Commit(*(Requests(p.writes, c.flushes) for p, c in
+                     ((p.commit, c.commit), (p.tally, c.tally), (p.checkpoint, c.checkpoint))))
             for p, c in zip(plain, cached, strict=True)]
 
 
-def mixes(commits: Sequence[Commit]) -> tuple[zero.Mix, zero.Mix]:
+def mixes(commits: Sequence[Commit]) -> tuple[zero.Mix, zero.Mix, zero.Mix]:
     """How often each count of data writes and flushes came, most often first: the commits',
-    then the tallies' (:class:`bench.zero.Card`'s mixes)."""
+    the tallies' and the checkpoints' (:class:`bench.zero.Card`'s mixes)."""
     return (_mix([(c.commit.writes, c.commit.flushes) for c in commits]),
-            _mix([(c.tally.writes, c.tally.flushes) for c in commits]))
+            _mix([(c.tally.writes, c.tally.flushes) for c in commits]),
+            _mix([(c.checkpoint.writes, c.checkpoint.flushes) for c in commits]))
 
 
 def _mix(counts: Sequence[tuple[int, int]]) -> zero.Mix:

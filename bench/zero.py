@@ -43,21 +43,19 @@ measured on the same run (BENCHMARKS.md gives the two side by side), which is wh
   own press path (profiled in the issue that asked for the first model). No published
   Python benchmark of a Zero 2 W is among this project's sources, so the slow end is used
   and BENCHMARKS.md shows the model at 8 and 12 as well.
-- ``COMMIT_WRITES``, ``TALLY_WRITES``: what each journal append sends the card, measured
-  (:mod:`bench.commit_writes`: the kernel's own count of requests on a loop-mounted ext4 made
-  and mounted as Raspberry Pi OS's root, 300 settled appends to a fresh journal opened as
-  ``companion play`` opens it; Linux 6.18 on the x86 VM, the same counts with the loop's
-  direct I/O on; runs differ by a few appends between kinds). The commit, which the loop
-  settles before drawing: in steady play one data write (the WAL's frames, overwriting the
-  log in place) and one flush (its ``fdatasync``), 189 of the 300; while the log first
-  grows to its full length (the first 96 appends after a start) three writes and two
-  flushes, each new length going through ext4's own journal; the commit that checkpoints
-  (appends 97, 191 and 283) 5 to 7 writes and 4 or 5 flushes, the one after it (the log
-  restarted) two and two, and a few after that two writes and a flush. Then the tally, one
-  write and one flush, which only a next commit waits behind. Each append draws from the
-  whole mix, not its best case. Not counted: ext4's own commit of the files' times, every
-  5 s while the journal is written (two writes and two flushes, appending once a second),
-  on the card beside the commits.
+- ``COMMIT_WRITES``, ``TALLY_WRITES``, ``CHECKPOINT_WRITES``: what each journal append sends
+  the card, measured (:mod:`bench.commit_writes`: the kernel's own count of requests on a
+  loop-mounted ext4 made and mounted as Raspberry Pi OS's root, 300 settled appends to a
+  fresh journal opened as ``companion play`` opens it; Linux 6.18 on the x86 VM, the same
+  counts with the loop's direct I/O on). The commit, which the loop settles before drawing:
+  one data write (the WAL's frames, overwriting the log in place: it is given its length at
+  open) and one flush (its ``fdatasync``), 296 of the 300; the commit after a checkpoint (the
+  log restarted, its header written and flushed first) two and two. Then the tally, one
+  write and one flush, which only a next commit waits behind; and after every 64th commit the
+  checkpoint, on the flusher too (1 to 6 writes, 2 or 3 flushes), which the next write's
+  statements wait for. Each append draws from the whole mix, not its best case. Not counted:
+  ext4's own commit of the files' times, every 5 s while the journal is written (two writes
+  and two flushes, appending once a second), on the card beside the commits.
 - ``SD_CARD``: per write 2 ms, plus 2 ms in one write of 5, 10-30 ms in one of 50 and
   500 ms in one of 2,000: our reading of the one measured SD write-latency distribution in
   our sources (Mitch Bradley's small-write timings of an SD card, OLPC devel list, June 2010:
@@ -88,12 +86,12 @@ I2C_ASKED = 400_000  # install.sh: dtparam=i2c_arm_baudrate=400000
 CORE_CLOCK = 250_000_000  # install.sh: core_freq=250 on a Pi 3 and a Zero 2 W
 SD_WRITE = 0.002
 SD_TAILS = ((1 / 5, 0.002, 0.002), (1 / 50, 0.010, 0.030), (1 / 2000, 0.5, 0.5))
-# (appends, data writes, flushes) of bench.commit_writes's 300 appends: each commit, then the
-# tally after it.
+# (appends, data writes, flushes) of bench.commit_writes's 300 appends: each commit, the tally
+# after it, and the checkpoint after that.
 Mix = tuple[tuple[int, int, int], ...]
-COMMIT_WRITES: Mix = ((189, 1, 1), (94, 3, 2), (9, 2, 1), (3, 2, 2), (2, 4, 2), (2, 5, 4),
-                      (1, 7, 5))
+COMMIT_WRITES: Mix = ((296, 1, 1), (4, 2, 2))
 TALLY_WRITES: Mix = ((300, 1, 1),)
+CHECKPOINT_WRITES: Mix = ((296, 0, 0), (2, 6, 3), (1, 1, 2), (1, 5, 3))
 
 
 def bcm2835_i2c_hz(asked: int, core_clock: int) -> float:
@@ -109,12 +107,14 @@ UNFIXED_I2C_HZ = I2C_ASKED * 250 / 400  # the divider set for 400 MHz, the core 
 
 @dataclass(frozen=True)
 class Card:
-    """An SD card's side of the journal: each commit's and each tally's requests drawn from
-    a measured mix, each write ``SD_WRITE`` and (``tails``) the tails of ``SD_TAILS``; each
-    flush free, or (``flushes``) as one more write."""
+    """An SD card's side of the journal: each commit's, each tally's and each checkpoint's
+    requests (none, after most commits) drawn from a measured mix, each write ``SD_WRITE`` and
+    (``tails``) the tails of ``SD_TAILS``; each flush free, or (``flushes``) as one more
+    write."""
 
     commits: Mix
     tallies: Mix
+    checkpoints: Mix
     tails: bool = True
     flushes: bool = False
 
@@ -123,6 +123,9 @@ class Card:
 
     def tally(self, rng: random.Random) -> float:
         return self._seconds(self.tallies, rng)
+
+    def checkpoint(self, rng: random.Random) -> float:
+        return self._seconds(self.checkpoints, rng)
 
     def _seconds(self, mix: Mix, rng: random.Random) -> float:
         [(_, writes, flushes)] = rng.choices(mix, weights=[n for n, _, _ in mix])
@@ -135,7 +138,7 @@ class Card:
         return seconds
 
 
-SD_CARD = Card(COMMIT_WRITES, TALLY_WRITES)
+SD_CARD = Card(COMMIT_WRITES, TALLY_WRITES, CHECKPOINT_WRITES)
 
 
 @dataclass(frozen=True)
@@ -196,13 +199,16 @@ class Pi:
     commit: Callable[[random.Random], float]
     wake: Callable[[Trace], float]
     after_commit: Callable[[random.Random], float] = lambda rng: 0.0
+    checkpoint: Callable[[random.Random], float] = lambda rng: 0.0
 
     def on(self, card: Card) -> Pi:
         """This Pi with its journal on ``card``."""
-        return dataclasses.replace(self, commit=card.commit, after_commit=card.tally)
+        return dataclasses.replace(self, commit=card.commit, after_commit=card.tally,
+                                   checkpoint=card.checkpoint)
 
 
-ZERO_2W = Pi(CPU_FACTOR, ZERO_I2C_HZ, SD_CARD.commit, lambda trace: WAKE, SD_CARD.tally)
+ZERO_2W = Pi(CPU_FACTOR, ZERO_I2C_HZ, SD_CARD.commit, lambda trace: WAKE, SD_CARD.tally,
+             SD_CARD.checkpoint)
 
 
 def here(commits: Sequence[float]) -> Pi:
@@ -296,6 +302,7 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
     loop_free = 0.0
     durable = 0.0
     disk_free = 0.0
+    held = 0.0  # until then the flusher's checkpoint holds the journal's connection
     order = sorted(range(len(steps)), key=lambda i: steps[i].pressed_at)
     for index in order:
         trace = steps[index]
@@ -306,9 +313,11 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
             now += max(0.0, at - cpu) * pi.cpu_factor
             cpu = max(cpu, at)
             if isinstance(what, Journaled):
-                now = max(now, durable) + journal_cpu * pi.cpu_factor
+                now = max(now, durable, held) + journal_cpu * pi.cpu_factor
                 durable = max(now, disk_free) + pi.commit(rng)
                 disk_free = durable + pi.after_commit(rng)
+                if checkpoint := pi.checkpoint(rng):
+                    disk_free = held = disk_free + checkpoint
                 if not what.overlapped:
                     now = durable
                 cpu = what.ended

@@ -76,7 +76,14 @@ CREATE TABLE entries (
     PRIMARY KEY (game, idx)
 ) WITHOUT ROWID;
 """
-AUTOCHECKPOINT_PAGES = 200  # a short log: quick to check at start, and little to repair
+# The log is checkpointed by the writer, on its flusher thread after a commit, every
+# CHECKPOINT_COMMITS commits (:class:`companion.journal_writer.JournalWriter`), never inside a
+# commit: SQLite's own checkpoint runs in the commit that fills the log, and the card's
+# five to seven writes would then be a presser's. A short log: quick to check at start, and
+# little to repair. An append is two pages (its entry's and its game's row), a split three
+# or four: LOG_FRAMES, the length the log is given at open, holds CHECKPOINT_COMMITS of them.
+CHECKPOINT_COMMITS = 64
+LOG_FRAMES = 4 * CHECKPOINT_COMMITS
 
 # Primary result codes that mean the disk or the system refused, not that the file is bad.
 IO_CODES = frozenset({
@@ -128,8 +135,17 @@ def connect(path: Path, exclusive: bool = False) -> sqlite3.Connection:
     fd = open_nofollow(path, os.O_RDWR | os.O_CREAT)
     try:
         os.fchmod(fd, 0o600)  # an older file, or one a person copied in, is tightened too
+        new = os.fstat(fd).st_size == 0 and not os.path.lexists(f"{path}-wal")
     finally:
         os.close(fd)
+    if exclusive and new:  # SQLite cuts a log it finds beside a new file: made whole first
+        _open(path, exclusive).close()
+    if exclusive:
+        presize_log(path)
+    return _open(path, exclusive)
+
+
+def _open(path: Path, exclusive: bool) -> sqlite3.Connection:
     # Autocommit: one write, one transaction. Its commit is made on the journal's flusher
     # thread while the loop draws; one thread at a time uses the connection.
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -151,6 +167,40 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def presize_log(path: Path) -> None:
+    """Give a log that is not there yet its full length (LOG_FRAMES frames of zeros, made
+    durable) before SQLite opens it. A log that grows sends the card ext4's own journal with
+    every commit, three writes and two flushes where overwriting the log in place takes one
+    and one; SQLite keeps a log's length (only its close deletes it), and a log of zeros
+    holds no transaction (its header is not one). A log the last run left is SQLite's to
+    recover, never touched here; where the disk has no room the log grows as it always did.
+    """
+    wal = f"{path}-wal"
+    try:
+        fd = open_nofollow(Path(wal), os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    except OSError:  # there already, or a disk that refuses: SQLite's open says which
+        return
+    try:
+        frame = WAL_FRAME_HEADER + _page_size(path)
+        with os.fdopen(fd, "wb", closefd=False) as log_file:
+            log_file.write(bytes(WAL_HEADER + LOG_FRAMES * frame))
+        os.fsync(fd)
+    except OSError as error:
+        os.unlink(wal)
+        log.warning("journal %s: its log cannot be given its length (%s); it grows as it is "
+                    "written", path, type(error).__name__)
+    finally:
+        os.close(fd)
+
+
+def _page_size(path: Path) -> int:
+    """The database's page size, from its header (bytes 16-17; 1 means 65536)."""
+    with open(path, "rb") as db_file:
+        header = db_file.read(18)
+    size = int.from_bytes(header[16:18], "big") if len(header) == 18 else 0
+    return 65536 if size == 1 else size or 4096
+
+
 SIDE_FILES = ("-wal", "-shm", "-unsaved", "-tally")  # the journal's files beside its own
 
 
@@ -170,7 +220,7 @@ def _configure(db: sqlite3.Connection, exclusive: bool) -> None:
     if mode != "wal":
         raise Unreadable(f"journal mode {mode}, not WAL")
     db.execute("PRAGMA synchronous=FULL")
-    db.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
+    db.execute("PRAGMA wal_autocheckpoint=0")  # the writer's: see CHECKPOINT_COMMITS
     check = db.execute("PRAGMA quick_check").fetchone()[0]
     if check != "ok":
         raise Unreadable(f"quick_check: {check}")

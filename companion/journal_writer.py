@@ -30,7 +30,7 @@ from typing import Self, TextIO
 
 from . import journal_chain
 from .journal_digest import entry_tag
-from .journal_file import UnsavedMark, fault_name, move_aside
+from .journal_file import CHECKPOINT_COMMITS, UnsavedMark, fault_name, move_aside
 from .journal_open import open_journal
 from .journal_tally import Tallied, Tally
 from .record import GameRecord, JournaledAction
@@ -62,6 +62,10 @@ class JournalWriter:
         # once it is durable, and the commit.
         self._flight: tuple[str, Write, Callable[[], None], Future[object]] | None = None
         self._flusher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
+        # The checkpoint the flusher makes between commits (CHECKPOINT_COMMITS), and how many
+        # commits the log has taken since the last one.
+        self._checkpoint: Future[object] | None = None
+        self._commits = 0
         self._fault: str | None = None  # why writes are held back, while they are
         self._marked = False  # the unsaved mark is set
         self._closed = False
@@ -79,7 +83,9 @@ class JournalWriter:
 
     @property
     def db(self) -> sqlite3.Connection:
-        """Opened on first use, so the app blanks every seat before the file is read."""
+        """Opened on first use, so the app blanks every seat before the file is read; the
+        loop's again once the flusher's checkpoint is done with it."""
+        self._checkpointed()
         if self._db is None:
             counted = self._tally.read() is not None
             self._db = open_journal(self.path, self._mark, self.tell, counted=counted,
@@ -140,9 +146,27 @@ class JournalWriter:
             self.refused(error)
             return False
         noted()
+        self._commits += 1
+        if self._commits >= CHECKPOINT_COMMITS and self._db is not None:
+            self._commits = 0
+            self._checkpoint = self._flusher.submit(
+                self._db.execute, "PRAGMA wal_checkpoint(PASSIVE)")
         if not self._held:
             self._saved()
         return True
+
+    def _checkpointed(self) -> None:
+        """Wait for the checkpoint the flusher is making, if it is. One that fails loses
+        nothing (every write is in the log, and the next is tried CHECKPOINT_COMMITS later):
+        it is only logged."""
+        checkpoint, self._checkpoint = self._checkpoint, None
+        if checkpoint is None:
+            return
+        try:
+            checkpoint.result()
+        except (sqlite3.Error, OSError) as error:
+            log.warning("journal %s: cannot checkpoint its log (%s): the log grows until the "
+                        "next checkpoint", self.path, type(error).__name__)
 
     def _hand_over(self, db: sqlite3.Connection) -> None:
         """Run the oldest held write's statements here, and hand its commit (the fsync) to
@@ -387,6 +411,7 @@ class JournalWriter:
         self._flusher.shutdown()
 
     def _disconnect(self) -> None:
+        self._checkpointed()
         if self._db is not None:
             self._db.close()
             self._db = None

@@ -164,7 +164,7 @@ def test_zero_model_charges_each_commit_its_measured_writes_and_the_tally_after_
     it: two appends settled together put the press behind both commits and the tally."""
     from bench import zero
 
-    card = zero.Card(((1, 3, 2),), ((1, 1, 1),), tails=False)
+    card = zero.Card(((1, 3, 2),), ((1, 1, 1),), ((1, 0, 0),), tails=False)
     assert card.commit(random.Random(1)) == pytest.approx(3 * zero.SD_WRITE)
     flushed = dataclasses.replace(card, flushes=True)
     assert flushed.commit(random.Random(1)) == pytest.approx(5 * zero.SD_WRITE)
@@ -175,6 +175,26 @@ def test_zero_model_charges_each_commit_its_measured_writes_and_the_tally_after_
                        sent=[zero.Sent(0.0, 0.0, 1, (1,), 100)])
     done = zero.simulate([trace], pi, journal_cpu=0.0)[0].presser_done
     assert done == pytest.approx(zero.WAKE + (3 + 1 + 3) * zero.SD_WRITE + wire)
+
+
+def test_zero_model_makes_the_next_write_wait_for_the_flushers_checkpoint():
+    """A checkpoint holds the journal's connection on the flusher after a commit and its
+    tally: a press's append that comes meanwhile waits for it before its statements, so its
+    drawing starts only then (a card that is only busy would let it draw meanwhile)."""
+    from bench import zero
+
+    card = zero.Card(((1, 3, 2),), ((1, 1, 1),), ((1, 4, 2),), tails=False)
+    pi = zero.ZERO_2W.on(card)
+    wire = (100 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
+    first = zero.Trace(1, 0.0, journaled=[zero.Journaled(0.0, 0.0, True)], settled=[0.0],
+                       sent=[zero.Sent(0.0, 0.0, 1, (1,), 100)])
+    draw = 0.002
+    second = zero.Trace(2, 0.001, cpu_started=1.0, cpu_ended=1.0 + draw,
+                        journaled=[zero.Journaled(1.0, 1.0, True)], settled=[1.0 + draw],
+                        sent=[zero.Sent(0.0, 1.0 + draw, 1, (2,), 100)])
+    done = zero.simulate([first, second], pi, journal_cpu=0.0)[1].presser_done
+    checkpointed = zero.WAKE + (3 + 1 + 4) * zero.SD_WRITE
+    assert done == pytest.approx(checkpointed + draw * pi.cpu_factor + wire - 0.001)
 
 
 def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer():

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from bench import commit_writes
+from bench.disk import NoSmallDisk
+from companion.journal_file import CHECKPOINT_COMMITS
 from tests.disks import mounted_or_skip
 
 
@@ -29,6 +31,21 @@ def test_every_settled_append_was_written_and_flushed_to_the_device(cached_root)
             assert requests.writes >= 1
             assert requests.flushes >= 1
             assert requests.writes <= 16
-    growing, steady = commits[:commit_writes.FILLED // 2], commits[commit_writes.FILLED:]
-    assert (sum(c.commit.flushes for c in steady) / len(steady)
-            < sum(c.commit.flushes for c in growing) / len(growing))
+
+
+def test_a_commit_overwrites_the_log_in_place_from_the_first_append(tmp_path):
+    """From a fresh journal's first append on, a commit sends the card one data write and
+    one flush (the log given its length at open: no growing file's metadata), and the
+    checkpoint's writes never fall inside a commit: they come after the tally, on the flusher,
+    every CHECKPOINT_COMMITS commits; the commit after one writes the restarted log's header
+    too (two and two). Counted on the card without a cache (data writes) and with one."""
+    try:
+        commits = commit_writes.card_commits(tmp_path, 2 * CHECKPOINT_COMMITS + 8)
+    except NoSmallDisk as why:
+        pytest.skip(f"needs root to loop-mount an ext4: {why}")
+    checkpointed = [i for i, c in enumerate(commits) if c.checkpoint.writes]
+    assert checkpointed == [CHECKPOINT_COMMITS - 2, 2 * CHECKPOINT_COMMITS - 2]  # begin's too
+    for index, commit in enumerate(commits):
+        restarted = index - 1 in checkpointed
+        assert (commit.commit.writes, commit.commit.flushes) == ((2, 2) if restarted else (1, 1))
+        assert (commit.tally.writes, commit.tally.flushes) == (1, 1)

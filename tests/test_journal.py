@@ -11,7 +11,7 @@ import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
 from companion.journal_digest import entry_tag, state_digest
-from companion.journal_file import check_wal
+from companion.journal_file import LOG_FRAMES, WAL_FRAME_HEADER, WAL_HEADER, check_wal
 from companion.journal_sqlite import SqliteJournal
 from companion.record import GameRecord, JournaledAction
 from companion.statedir import choose_state_dir, journal_path, prepare_state_dir
@@ -76,6 +76,36 @@ def test_journal_files_are_private(path):
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(Path(f"{path}-wal").stat().st_mode) == 0o600
     journal.close()
+
+
+def test_journal_log_has_its_full_length_before_the_first_write(path, tmp_path):
+    """The service's journal (``exclusive``) gives its log its whole length before anything
+    is written, new or after a clean stop (which deletes the log), so no commit grows a file
+    on the card; a log a crash left behind is SQLite's to recover, never zeroed: every
+    settled move resumes."""
+    log = Path(f"{path}-wal")
+    full = WAL_HEADER + LOG_FRAMES * (WAL_FRAME_HEADER + 4096)
+    for stop in ("clean", "crash"):  # a new journal first, then one stopped cleanly
+        journal = SqliteJournal(path, exclusive=True)
+        journal.resume()
+        assert log.stat().st_size == full
+        assert stat.S_IMODE(log.stat().st_mode) == 0o600
+        record, state = new_game()
+        journal.begin(record)
+        play(journal, record, state, 3)
+        assert log.stat().st_size == full
+        if stop == "clean":
+            journal.close()
+            assert not log.exists()
+    crashed = tmp_path / "crashed"
+    crashed.mkdir(mode=0o700)
+    for suffix in ("", "-wal"):  # the files as a power cut leaves them
+        Path(f"{crashed / path.name}{suffix}").write_bytes(Path(f"{path}{suffix}").read_bytes())
+    journal.close()
+    resumed = SqliteJournal(crashed / path.name, exclusive=True)
+    resumed_record, _state = resumed.resume()
+    assert resumed_record.entries[:3] == record.entries
+    resumed.close()
 
 
 def test_journal_tightens_a_loose_file(path):
