@@ -205,7 +205,7 @@ def flips(count: int, seed_bits: int, workdir: Path, rng: random.Random) -> Coun
 def _played(path: Path, rng: random.Random, *, clean: bool):
     from tests.test_journal import new_game, play
 
-    journal = SqliteJournal(path)
+    journal = SqliteJournal(path, exclusive=True)  # as the service opens it: a log of full length
     record, state = new_game(rng.randbytes(32))
     journal.begin(record)
     at = play(journal, record, state, rng.randrange(2, 40))
@@ -247,14 +247,14 @@ def _flip_seed_bit(path: Path, rng: random.Random) -> None:
 def classify_restart(path: Path, original) -> str:
     """What two starts on ``path`` did with ``original`` (a record of the game as played)."""
     try:
-        journal = SqliteJournal(path)
+        journal = SqliteJournal(path, exclusive=True)
         found = journal.resume()
         told = list(journal.notices)
         journal.close()
     except Exception as error:  # the table would not start
         return f"CRASH at start ({type(error).__name__})"
     try:
-        again = SqliteJournal(path)
+        again = SqliteJournal(path, exclusive=True)
         again.resume()
         again.close()
     except Exception as error:
