@@ -407,6 +407,48 @@ def test_frames_handed_over_while_the_presser_is_sent_ride_along(rig: Rig) -> No
     assert all(shown(rig.wire, channel) == frame for channel in range(8))
 
 
+def test_a_presser_joined_by_riders_is_asked_before_the_wire_turns_to_other_work(
+        rig: Rig) -> None:
+    """Riders make the presser's last writes shared, so its display is then asked alone (a
+    NOP): that probe is the presser's, sent as soon as its frame is, before the writer turns
+    to older work queued meanwhile (not once the rest is planned, with the others' planning
+    on the presser's time)."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    frame = noise(61)
+    rig.wire.hold()
+    blocker = Blocker()
+    rig.writer.submit(blocker, lambda error: None)
+    assert blocker.inside.wait(HANG)
+    ran_at: list[int] = []
+
+    class Older:
+        def step(self) -> bool:
+            ran_at.append(len(rig.wire.transfers))
+            return False
+
+    rig.writer.submit(Older(), lambda error: None)  # queued before the presser's frame
+    rig.screens[0].awaited()
+    show(rig.screens[0], frame)
+    blocker.released.set()
+    rig.wire.let(3)  # the mux switch, the presser's addressing and its first block
+    rig.wire.until_waiting()
+    for screen in rig.screens[1:]:
+        show(screen, frame)
+    rig.wire.open()
+    rig.drain()
+    mask, asked = 0, None
+    for position, transfer in enumerate(rig.wire.transfers):
+        if transfer.address == MUX and transfer.control is None:
+            mask = transfer.data[0]
+        elif mask == 1 and transfer.control == 0x00 and tuple(transfer.data) == (NOP,):
+            asked = position
+    assert asked is not None
+    assert ran_at and ran_at[0] > asked
+    assert all(shown(rig.wire, channel) == frame for channel in range(8))
+
+
 def test_a_presser_whose_screen_did_not_change_holds_nobody_up(rig: Rig) -> None:
     """The presser's screen is planned first and alone; when it has nothing to send, the
     others' frames still go at once."""

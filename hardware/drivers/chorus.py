@@ -255,6 +255,12 @@ class Chorus:
                     more = tuple(part for part in joining if part not in job.parts)
                     job = dataclasses.replace(job, parts=(*job.parts, *more))
             jobs.append(job)
+        if joined and not any(job.parts == (awaited,) and job.commands == (NOP,) for job in jobs):
+            # Its writes are shared now: it is asked alone as soon as its frame is sent, not
+            # after the rest is planned.
+            last = max(at for at, job in enumerate(jobs) if awaited in job.parts)
+            jobs.insert(last + 1, _Job((awaited,), (NOP,)))
+            self._awaited_jobs += 1
         self._jobs = deque(jobs)
 
     def _rest(self, job: _Job) -> Window | None:
