@@ -7,7 +7,9 @@ the deadlines that fell due are carried out; then the table is shown (:meth:`App
 the presser's screen is composed and rendered while the journal's commit flushes, the
 journal is *settled* (its commit returned: only then is any screen written or a held output
 played), the presser's screen is handed over, the held outputs played, and every other
-seat's screen is written, then the public one.
+seat's screen is written, then the public one. Run by the loop, a redraw yields its other
+seats to an event waiting on the loop's queue (:meth:`App._others`): that event's step comes
+at once and draws its own presser first.
 
 Time is the game clock (:class:`GameClock`): after a restart it continues the resumed game's
 timeline from its last journaled moment.
@@ -92,6 +94,8 @@ class App:
         self.running = True  # the loop takes steps until a stop is asked for
         self.reload_requested = False
         self._tick: float | None = None  # when the shown hourglass seconds next change
+        self._events: queue.Queue | queue.SimpleQueue | None = None  # the loop's, while it runs
+        self._yielded = False  # the last redraw left seats undrawn for a waiting event
 
     # --- what tests, scripts and benches read ----------------------------------------------------
 
@@ -135,16 +139,19 @@ class App:
             on_ready: Callable[[], None] | None = None) -> None:
         """Run the loop until it stops.
 
-        Once the table is READY, a thread imports the games not yet imported, so the lobby's
-        game list and a game's end never wait for them on the loop (0.1 s here, about a
-        second on a Pi Zero 2 W), and then freezes every object made so far out of the
-        garbage collector's full passes: a full pass over the modules and the table took 30
-        ms here (some 0.3 s on a Zero) at whatever press it fell on. They are unfrozen when
-        the loop stops, so a reloaded table's old objects are collected as usual.
+        From READY on (the start draws every seat), a redraw yields its other seats to an
+        event waiting on ``events`` (:meth:`_others`). Once the table is READY, a thread
+        imports the games not yet imported, so the lobby's game list and a game's end never
+        wait for them on the loop (0.1 s here, about a second on a Pi Zero 2 W), and then
+        freezes every object made so far out of the garbage collector's full passes: a full
+        pass over the modules and the table took 30 ms here (some 0.3 s on a Zero) at
+        whatever press it fell on. They are unfrozen when the loop stops, so a reloaded
+        table's old objects are collected as usual.
         """
         settling = threading.Thread(target=_settle_in, name="settle-in", daemon=True)
 
         def ready() -> None:
+            self._events = events  # a redraw peeks at it from now on (the start drew every seat)
             settling.start()
             if on_ready is not None:
                 on_ready()
@@ -152,6 +159,7 @@ class App:
         try:
             run_loop(self, events, ready)
         finally:
+            self._events = None
             if settling.is_alive():
                 settling.join()
             gc.unfreeze()
@@ -298,6 +306,8 @@ class App:
         written once the journal is settled, before the held cues play (they are not needed
         for its bytes, and a tune on the buzzer costs the loop some 60 us here); a commit
         the disk refused is told at once, the first screen composed again with the news.
+        The other seats may yield to a waiting event (:meth:`_others`); the public screen
+        is shown either way.
         """
         order = [n for n in dict.fromkeys((*(n for n in first if n in self.ui),
                                              *self.seat_numbers)) if self.links.is_up(n)]
@@ -311,7 +321,7 @@ class App:
             self.session.journal.settle()
         self._write(head, now, awaited=bool(order) and order[0] in first)
         self.effects.release()  # the cues, once the presser's screen is on its way
-        self._write(self._frames(order[1:], now), now)
+        self._write(self._others(order[1:], now), now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
         self.effects.show_public(public, self.composer.public_code(), now, self._joinable())
@@ -322,6 +332,29 @@ class App:
         if not isinstance(mode, Lobby):
             return ()
         return tuple(n for n in mode.phones if not self.links.is_up(n))
+
+    def _others(self, seats: list[int], now: float) -> Iterator[Frame]:
+        """The seats after the head, in order, until an event waits on the loop's queue.
+
+        A background step (an hourglass tick, a notice timing out) composing and rendering
+        eight seats took the loop 1.4 ms here, p90 2.4 ms (bench/realpath.py's traces), some
+        ten times that on a Zero 2 W (bench/zero.py's CPU factor), and a press that lands
+        early in it would wait for all eight. So before each further seat the queue is
+        peeked at, and if an event waits the seats left keep what they show: the event's
+        step comes at once, composes every seat anyway and draws what changed, its presser
+        first. A press step yields too (a second press waits for the first presser's
+        screen, not for every seat's), but never two redraws in a row: the one after a
+        yield draws every seat whatever waits, so no seat is ever more than one step behind,
+        even under a flood of edges (a chattering contact), and every step draws its head,
+        so the table always moves on. Whether a redraw yields depends on the queue and the
+        seats' order, never on what a seat is shown.
+        """
+        may_yield, self._yielded = not self._yielded, False
+        for number in seats:
+            if may_yield and self._events is not None and not self._events.empty():
+                self._yielded = True
+                return
+            yield from self._frames([number], now)
 
     def _frames(self, seats: list[int], now: float) -> Iterator[Frame]:
         """Each seat's screen composed and rendered, one at a time (those that changed)."""

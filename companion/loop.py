@@ -5,7 +5,8 @@ queue with a timeout that ends exactly at the next deadline (hourglass second, e
 time, notice, retry of a display, watchdog ping), then has the table take one step: the
 event, everything that fell due, one redraw. The loop only drives: it knows the table by
 :class:`Steps` alone, and the table never calls back into it (it says it is done by
-``running``).
+``running``); the table may peek whether the queue holds an event (a redraw yields to it),
+never take one.
 """
 
 from __future__ import annotations

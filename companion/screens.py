@@ -2,10 +2,11 @@
 
 A public frame is drawn only when its pixels differ from what the seat already shows. A
 private (PEEK) face is different: it goes through :meth:`SeatScreen.disclose` at *every*
-redraw while the seat peeks, as a whole frame, and leaving a peek goes through
+redraw that reaches the seat while it peeks, as a whole frame, and leaving a peek goes through
 :meth:`SeatScreen.conceal` (display off first, the whole public frame, display on). So when,
 how often and how much is written to a peeking seat follows the table's redraws (presses,
-deadlines: public), never whether or where its secret changed.
+deadlines, and whether an event waited to cut one short: public), never whether or where its
+secret changed.
 A display that raises OSError is marked down in :class:`Links`, retried every few seconds,
 and redrawn in full when it answers again: the table never stops for it.
 
