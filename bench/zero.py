@@ -5,24 +5,33 @@ the bot played: the presses, and the background steps no press caused (an hourgl
 notice timing out), each with the loop thread's CPU (``time.thread_time``, so a busy
 machine's waits for a core do not count), its journal writes and every I2C transfer (its
 seat, its bytes, the writer thread's own CPU to make it). :func:`simulate` replays the whole
-session on a :class:`Pi`, in the order the steps came: one loop thread (a press that lands
-while the loop is still drawing a tick waits for it), computing ``cpu_factor`` times as long
-as here; a journal append's commit on the card while the loop goes on drawing, the loop
-waiting for it where it settled the journal (before its first write to a screen); and one
-wire, every seat on it (each shipped table has one bus), taken transfer by transfer as
-:class:`hardware.drivers.bus.BusWriter` takes it: before each transfer, the earliest queued
-one that reaches a seat whose press is waiting (the presser), else the earliest queued. A
-transfer the service shared between seats (one mux select of several channels, for screens
-that show the same bytes) crosses the wire once and completes every seat it reached; a mux
-switch goes with the transfer after it, as the service holds the mux for both. So a press
-meets the background redraws on the wire as it does in the service. Not modelled: the GIL
-between the loop and the writer (the writer's own Python is charged to the wire, not also to
-the loop); and a seat's new work superseding its queued, unsent work. The traces hold what
-the service sent here, after its own superseding, and the model sends every one of those
-transfers, a seat's later ones behind its earlier: dropping a seat's share of a transfer
-queued for several would need the bytes, which a trace does not keep. Where the Zero's
-slower wire lets a seat's work pile up that the service would fold into one frame, the
-model's wire carries more than the service's would.
+session on a :class:`Pi`, in the order the steps came: one loop thread, computing
+``cpu_factor`` times as long as here, on which a background step yields to a press as the
+service's redraw does (``App._others``): once the step has handed over its first frame,
+before each further seat's composing (where a hand-over ends, if another follows) it stops
+if the next step is a press whose edge has come, its CPU after its last hand-over (the
+public screen) still charged, and the frames it had left, with the CPU between them, are
+drawn after the press's whole step; a journal append's commit on the card while the loop
+goes on drawing, the loop waiting for it where it settled the journal (before its first
+write to a screen); and one wire, every seat on it (each shipped table has one bus), taken
+transfer by transfer as :class:`hardware.drivers.bus.BusWriter` takes it: before each
+transfer, the earliest queued one that reaches a seat whose press is waiting (the presser),
+else the earliest queued. A transfer the service shared between seats (one mux select of
+several channels, for screens that show the same bytes) crosses the wire once and completes
+every seat it reached; a mux switch goes with the transfer after it, as the service holds
+the mux for both. So a press meets the background redraws on the wire as it does in the
+service. Not modelled: the GIL between the loop and the writer (the writer's own Python is
+charged to the wire, not also to the loop); the yield's checks before a seat whose screen
+did not change (no hand-over marks them, so the model may yield a seat's composing later
+than the service), a yielded step's frames folding into the press step's for the same seats,
+and a press step's own yields to a press after it (the traces hold only those the service
+made here; a step a tick yielded into yields nothing, in the service too); and a seat's new
+work superseding its queued, unsent work. The traces hold what the service sent here, after
+its own superseding, and the model sends every one of those transfers, a seat's later ones
+behind its earlier: dropping a seat's share of a transfer queued for several would need the
+bytes, which a trace does not keep. Where the Zero's slower wire lets a seat's work pile up
+that the service would fold into one frame, the model's wire carries more than the service's
+would.
 
 :data:`HERE` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
 wake-ups as recorded): replaying the traces on it must reproduce what the emulated wire
@@ -289,6 +298,7 @@ def wire_only(trace: Trace, hz: float) -> float:
 
 
 JOURNAL, SETTLE, SEND = range(3)  # what the loop did at a moment of its CPU, in that order
+_Moment = tuple[float, int, object]  # that CPU (``thread_time`` here), what, with what
 
 
 def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
@@ -296,48 +306,92 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
     """Every step on ``pi`` in the order they came (one :class:`OnPi` each, times from the
     step's edge). ``journal_cpu``: a journal append's computing here (its commit on a RAM
     disk); the commit itself is ``pi.commit``'s, made once the disk is done with the one
-    before and what came after it."""
-    rng = random.Random(seed)
-    wire = _Wire()
-    loop_free = 0.0
-    durable = 0.0
-    disk_free = 0.0
-    held = 0.0  # until then the flusher's checkpoint holds the journal's connection
+    before and what came after it.
+
+    A background step yields to the press after it as the service's redraw does
+    (``App._others``): after each hand-over but its last, before the next seat's composing,
+    if the press's edge has come (its ``pressed_at`` and wake-up) the step stops there and
+    its CPU after its last hand-over (the public screen) is charged; the hand-overs it had
+    left, with the CPU between them, follow the press's whole step."""
+    loop = _Loop(pi, journal_cpu, random.Random(seed), _Wire())
     order = sorted(range(len(steps)), key=lambda i: steps[i].pressed_at)
-    for index in order:
+    carried: tuple[int, float, list[_Moment]] | None = None  # a yielded step's rest
+    for position, index in enumerate(order):
         trace = steps[index]
-        wake = pi.wake(trace) if trace.seat is not None else 0.0
-        now = max(trace.pressed_at + wake, loop_free)
-        cpu = trace.cpu_started
-        for at, kind, what in _moments(trace):
-            now += max(0.0, at - cpu) * pi.cpu_factor
-            cpu = max(cpu, at)
-            if isinstance(what, Journaled):
-                now = max(now, durable, held) + journal_cpu * pi.cpu_factor
-                durable = max(now, disk_free) + pi.commit(rng)
-                disk_free = durable + pi.after_commit(rng)
-                if checkpoint := pi.checkpoint(rng):
-                    disk_free = held = disk_free + checkpoint
-                if not what.overlapped:
-                    now = durable
-                cpu = what.ended
-            elif kind == SETTLE:
-                now = max(now, durable)
-            else:
-                assert isinstance(what, _Send)
-                seconds = sum(wire_seconds(sent.wire_bytes, pi.i2c_hz)
-                              + sent.writer_cpu * pi.cpu_factor for sent in what.sent)
-                presser = trace.seat if trace.seat in what.seats else None
-                wire.submit(_Transfer(now, seconds, index, what.seats, presser))
-        loop_free = now + max(0.0, trace.cpu_ended - cpu) * pi.cpu_factor
-    wire.run()
+        now = max(_edge(trace, pi), loop.free)
+        following = steps[order[position + 1]] if position + 1 < len(order) else None
+        waiting = (_edge(following, pi) if trace.seat is None and following is not None
+                   and following.seat is not None else None)
+        moments = _moments(trace)
+        now, cpu, left = loop.run(moments, index, trace.seat, now, trace.cpu_started, waiting)
+        last = moments[-1][0] if moments else cpu
+        loop.free = now + max(0.0, trace.cpu_ended - max(cpu, last)) * pi.cpu_factor
+        if carried is not None:
+            step, stopped, rest = carried
+            loop.free = loop.run(rest, step, None, loop.free, stopped)[0]
+        carried = (index, cpu, left) if left else None
+    loop.wire.run()
     results = []
     for index, trace in enumerate(steps):
-        done = {seat: at - trace.pressed_at for (step, seat), at in wire.done.items()
+        done = {seat: at - trace.pressed_at for (step, seat), at in loop.wire.done.items()
                 if step == index}
         presser = done.get(trace.seat) if trace.seat is not None else None
         results.append(OnPi(presser, max(done.values(), default=None)))
     return results
+
+
+def _edge(trace: Trace, pi: Pi) -> float:
+    """When the loop could take the step: a press's edge and wake-up, a background step's
+    start."""
+    return trace.pressed_at + (pi.wake(trace) if trace.seat is not None else 0.0)
+
+
+@dataclass
+class _Loop:
+    """The loop thread on the Pi, the journal's disk and the wire, as the steps run."""
+
+    pi: Pi
+    journal_cpu: float
+    rng: random.Random
+    wire: _Wire
+    free: float = 0.0  # the loop is done with the steps so far
+    durable: float = 0.0  # the last commit is on the card
+    disk_free: float = 0.0  # ... and so is what the card wrote after it
+    held: float = 0.0  # until then the flusher's checkpoint holds the journal's connection
+
+    def run(self, moments: Sequence[_Moment], step: int, presser: int | None, now: float,
+            cpu: float, waiting: float | None = None) -> tuple[float, float, list[_Moment]]:
+        """Carry out step ``step``'s ``moments`` from ``now`` (the loop's CPU here at ``cpu``)
+        for ``presser``; with an event ``waiting`` from then on, stop before the next
+        hand-over after the first once it has come. Where the loop got to (``now``, ``cpu``)
+        and the moments left."""
+        pi = self.pi
+        handed: float | None = None
+        for position, (at, kind, what) in enumerate(moments):
+            if (waiting is not None and kind == SEND and handed is not None and at > handed
+                    and waiting <= now):
+                return now, cpu, list(moments[position:])
+            now += max(0.0, at - cpu) * pi.cpu_factor
+            cpu = max(cpu, at)
+            if isinstance(what, Journaled):
+                now = max(now, self.durable, self.held) + self.journal_cpu * pi.cpu_factor
+                self.durable = max(now, self.disk_free) + pi.commit(self.rng)
+                self.disk_free = self.durable + pi.after_commit(self.rng)
+                if checkpoint := pi.checkpoint(self.rng):
+                    self.disk_free = self.held = self.disk_free + checkpoint
+                if not what.overlapped:
+                    now = self.durable
+                cpu = what.ended
+            elif kind == SETTLE:
+                now = max(now, self.durable)
+            else:
+                assert isinstance(what, _Send)
+                seconds = sum(wire_seconds(sent.wire_bytes, pi.i2c_hz)
+                              + sent.writer_cpu * pi.cpu_factor for sent in what.sent)
+                mine = presser if presser in what.seats else None
+                self.wire.submit(_Transfer(now, seconds, step, what.seats, mine))
+                handed = at
+        return now, cpu, []
 
 
 @dataclass(frozen=True)
@@ -365,8 +419,8 @@ def _sends(sent: Sequence[Sent]) -> list[_Send]:
     return sends
 
 
-def _moments(trace: Trace) -> list[tuple[float, int, object]]:
-    moments: list[tuple[float, int, object]] = [(j.started, JOURNAL, j) for j in trace.journaled]
+def _moments(trace: Trace) -> list[_Moment]:
+    moments: list[_Moment] = [(j.started, JOURNAL, j) for j in trace.journaled]
     moments += [(cpu, SETTLE, None) for cpu in trace.settled]
     moments += [(send.cpu, SEND, send) for send in _sends(trace.sent)]
     moments.sort(key=lambda moment: (moment[0], moment[1]))

@@ -232,6 +232,72 @@ def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer
         assert shared_on_pi.last_done == pytest.approx(zero.WAKE + 2 * switch + 4 * transfer)
 
 
+def _ticking(seat):
+    """A step at 0 (``seat`` None: a tick) that hands seats 1-3 a frame each after 1, 2 and
+    3 ms of the loop's CPU here (10, 20 and 30 ms on the Zero), then takes 0.5 ms more (the
+    public screen)."""
+    from bench import zero
+
+    return zero.Trace(seat, 0.0, cpu_ended=0.0035,
+                      sent=[zero.Sent(0.0, 0.001 * n, 1, (n,), 34) for n in (1, 2, 3)])
+
+
+def _pressing(edge):
+    """Seat 4's press, its edge (with the wake-up) at ``edge``: its frame handed over after
+    0.5 ms here (5 ms on the Zero), its step 0.5 ms more."""
+    from bench import zero
+
+    return zero.Trace(4, edge - zero.WAKE, cpu_started=1.0, cpu_ended=1.001,
+                      sent=[zero.Sent(0.0, 1.0005, 1, (4,), 34)])
+
+
+@pytest.mark.parametrize(("edge", "handed"), [
+    (0.005, 0.020),  # waiting at the first check (after seat 1's frame): seats 2 and 3 follow
+    (0.015, 0.030),  # at the second (after seat 2's): seat 3 follows the press
+])
+def test_zero_model_ends_a_tick_where_a_press_waits_and_draws_its_rest_after_the_press(
+        edge, handed):
+    """Before each seat's composing after its first, a background step on the Zero stops if
+    a press's edge has come: the public screen's CPU is still charged (5 ms), the press's
+    step runs next, and the seats the tick had left, with their CPU, follow the press's
+    whole step (it ends 5 ms after its hand-over): seat 3's frame 10 ms of the Zero's CPU
+    after the press's step, at 45 ms either way."""
+    from bench import zero
+
+    pi = zero.ZERO_2W.on(dataclasses.replace(zero.SD_CARD, tails=False))
+    transfer = (34 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
+    press = _pressing(edge)
+    tick_on_pi, press_on_pi = zero.simulate([_ticking(None), press], pi, journal_cpu=0.0)
+    assert press_on_pi.presser_done == pytest.approx(handed + transfer - press.pressed_at)
+    assert tick_on_pi.last_done == pytest.approx(0.045 + transfer)
+
+
+def test_zero_model_yields_a_background_step_only_to_a_press_and_only_before_a_seat():
+    """The tick yields to a press whose edge came during its first frame; it is drawn whole
+    when the press comes after its last hand-over (no seat is left to compose), and before
+    another background step (a deadline puts nothing on the queue). A press's step is drawn
+    whole whatever comes after it: the service yields a press step too, but only the traces
+    show those yields, where they happened here."""
+    from bench import zero
+
+    pi = zero.ZERO_2W.on(dataclasses.replace(zero.SD_CARD, tails=False))
+    transfer = (34 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
+
+    def presser_handed(steps):
+        """When the press's frame (the last step's) was handed over on the Zero."""
+        press = steps[-1]
+        done = zero.simulate(steps, pi, journal_cpu=0.0)[-1].presser_done
+        return done + press.pressed_at - transfer
+
+    assert presser_handed([_ticking(None), _pressing(0.005)]) == pytest.approx(0.020)
+    assert presser_handed([_ticking(None), _pressing(0.031)]) == pytest.approx(0.040)
+    assert presser_handed([_ticking(1), _pressing(0.005)]) == pytest.approx(
+        zero.WAKE + 0.040)
+    later = zero.Trace(None, 0.005, cpu_started=1.0, cpu_ended=1.001)
+    tick_on_pi = zero.simulate([_ticking(None), later], pi, journal_cpu=0.0)[0]
+    assert tick_on_pi.last_done == pytest.approx(0.030 + transfer)
+
+
 def test_zero_i2c_clock_is_the_divided_core_clock_install_sh_fixes():
     """With install.sh's core_freq=250 and 400 kHz asked, the driver's even divider (626)
     gives 399,361 Hz; without a fixed core clock the wire runs at 5/8 of what was asked."""
