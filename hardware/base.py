@@ -12,6 +12,7 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from PIL import Image
 
@@ -56,6 +57,20 @@ class SeatLink:
 Sink = Callable[[object], None]
 
 
+class Wire(Protocol):
+    """A thread sending screens' bytes (a bus's writer): while it has work, a press may be
+    waiting on it, so the companion's garbage collection waits for it to be quiet."""
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing queued, nothing being sent."""
+        ...
+
+    def when_drained(self, drained: Callable[[], None] | None) -> None:
+        """Call ``drained`` (on the wire's thread) each time its work runs out; None: stop."""
+        ...
+
+
 class SeatScreen(ABC):
     """One seat's 128x64 monochrome screen."""
 
@@ -95,6 +110,11 @@ class SeatScreen(ABC):
 
     def reconnect(self) -> None:
         """Re-initialise after an OSError; the next :meth:`show` sends a whole frame."""
+
+    def wire(self) -> Wire | None:
+        """The thread this screen's bytes go through; None: :meth:`show` sends them itself
+        (or hands them to a link that never holds the loop's presses back)."""
+        return None
 
     def close(self) -> None:
         """Release the bus or port."""
@@ -249,6 +269,11 @@ class TableHardware(Closing):
     public: PublicScreen | None = None
     speaker: Speaker | None = None
     server: Closing | None = None  # the web server: phone seats, the table's page
+
+    def wires(self) -> list[Wire]:
+        """The seats' screens' wires, each once."""
+        wires = (seat.screen.wire() for seat in self.seats.values())
+        return list({id(wire): wire for wire in wires if wire is not None}.values())
 
     def close(self) -> None:
         for seat in self.seats.values():

@@ -243,7 +243,8 @@ class BusWriter:
 
     A task's OSError goes to its ``failed`` callback (on the writer's thread). :meth:`call`
     runs a job after everything queued before it and waits for it, raising here what it
-    raised there.
+    raised there. The loop collects garbage only while every writer is :attr:`quiet`; a
+    writer whose queue drains tells it (:meth:`when_drained`), so it need not look again.
     """
 
     def __init__(self, name: str) -> None:
@@ -255,6 +256,18 @@ class BusWriter:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
+        self._drained: Callable[[], None] | None = None
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing queued and nothing on the wire: the writer waits for work."""
+        with self._lock:
+            return not self._queued
+
+    def when_drained(self, drained: Callable[[], None] | None) -> None:
+        """Call ``drained`` (on the writer's thread) each time the last queued task is done;
+        None: no longer."""
+        self._drained = drained
 
     def attach(self) -> None:
         with self._lock:
@@ -336,3 +349,6 @@ class BusWriter:
                 with self._lock:
                     if queued.changes == changes:  # else it was given new work meanwhile
                         del self._queued[id(queued.task)]
+                    drained = self._drained if not self._queued else None
+                if drained is not None:
+                    drained()

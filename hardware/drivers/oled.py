@@ -137,6 +137,9 @@ class OledScreen(SeatScreen):
     def online(self) -> bool:
         return self._device is not None
 
+    def wire(self) -> BusWriter | None:
+        return self._writer
+
     def awaited(self) -> None:
         self._urgent = True
 
