@@ -157,7 +157,7 @@ class App:
                 on_ready()
 
         try:
-            run_loop(self, events, ready)
+            run_loop(self, events, ready, self.hardware.wires())
         finally:
             self._events = None
             if settling.is_alive():

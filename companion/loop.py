@@ -6,17 +6,21 @@ time, notice, retry of a display, watchdog ping), then has the table take one st
 event, everything that fell due, one redraw. The loop only drives: it knows the table by
 :class:`Steps` alone, and the table never calls back into it (it says it is done by
 ``running``); the table may peek whether the queue holds an event (a redraw yields to it),
-never take one.
+never take one. Garbage is collected between steps, when the table is quiet
+(:mod:`companion.collector`), never inside one.
 """
 
 from __future__ import annotations
 
 import queue
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from hardware.base import Wire
+
 from .clock import Clock
+from .collector import Collector
 
 # How long a thread may keep the GIL while another waits for it, in seconds (CPython's
 # default is 5 ms). The loop and each bus's writer thread share the GIL: a writer woken for
@@ -44,24 +48,29 @@ class Steps(Protocol):
 
 
 def run_loop(table: Steps, events: queue.Queue | queue.SimpleQueue,
-             on_ready: Callable[[], None] | None = None) -> None:
+             on_ready: Callable[[], None] | None = None, wires: Iterable[Wire] = ()) -> None:
     """Block on the queue until the next event or deadline, until the table stops running.
 
     The table is READY (``table.ready()``, to systemd) only after ``table.start()``: every
     seat is blank and the journal replayed. ``on_ready`` then starts what the seats can be
-    ready without.
+    ready without. Automatic garbage collection is off meanwhile: whenever no event waits
+    and none of ``wires`` (the screens' writers) has work, the loop collects what is due.
     """
     sys.setswitchinterval(SWITCH_INTERVAL)
-    table.start()
-    table.ready()
-    if on_ready is not None:
-        on_ready()
-    while table.running:
-        deadline = table.next_deadline()
-        timeout = None if deadline is None else max(0.0, deadline - table.clock())
-        try:
-            event = events.get(timeout=timeout)
-        except queue.Empty:
-            table.step()  # a deadline, not an event
-            continue
-        table.step(event)
+    with Collector(wires, events.put) as collector:
+        table.start()
+        table.ready()
+        if on_ready is not None:
+            on_ready()
+        while table.running:
+            if events.empty():
+                collector.collect()
+            deadline = table.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - table.clock())
+            try:
+                event = events.get(timeout=timeout)
+            except queue.Empty:
+                table.step()  # a deadline, not an event
+                continue
+            if not collector.took(event):
+                table.step(event)
