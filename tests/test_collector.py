@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from companion.app import App
-from companion.collector import GarbageDue
+from companion.collector import Collector, GarbageDue
 from hardware.base import ButtonName, QuitRequested, SeatScreen
 from hardware.drivers.bus import BusWriter, RecordingBus
 from hardware.drivers.oled import OledScreen
@@ -235,3 +235,30 @@ def test_the_loop_leaves_automatic_collection_as_it_found_it(gc_as_found, enable
 
     assert during == [False]
     assert gc.isenabled() is enabled
+
+
+def test_a_wire_wakes_the_loop_only_when_garbage_is_due_and_once_until_it_is_taken(gc_as_found):
+    """A wire that drains with nothing due wakes nobody; with garbage due it wakes the loop
+    once, however often it drains before the loop takes the wake-up, and again after."""
+    writer = BusWriter("i2c-test")
+    writer.attach()
+    woken: list[object] = []
+
+    def drain() -> None:
+        writer.call(lambda: None)
+        writer.call(lambda: None)  # the first call's drain has told the collector
+
+    try:
+        with Collector([writer], woken.append) as collector:
+            gc.collect()
+            drain()
+            assert woken == []
+            litter(2 * gc.get_threshold()[0])
+            drain()
+            drain()
+            assert woken == [GarbageDue()]
+            assert collector.took(woken[0])
+            drain()
+            assert woken == [GarbageDue(), GarbageDue()]
+    finally:
+        writer.release()
