@@ -146,7 +146,8 @@ class App:
         freezes every object made so far out of the garbage collector's full passes: a full
         pass over the modules and the table took 30 ms here (some 0.3 s on a Zero) at
         whatever press it fell on. They are unfrozen when the loop stops, so a reloaded
-        table's old objects are collected as usual.
+        table's old objects are collected as usual. Meanwhile the loop collects the rest only
+        when the table is quiet, its screens' wires too (:mod:`companion.collector`).
         """
         settling = threading.Thread(target=_settle_in, name="settle-in", daemon=True)
 
