@@ -92,9 +92,7 @@ class Table:
         return reached
 
     def writers(self) -> list[BusWriter]:
-        found = {id(w): w for s in self.app.hardware.seats.values()
-                 if isinstance(w := getattr(s.screen, "_writer", None), BusWriter)}
-        return list(found.values())
+        return [w for w in self.app.hardware.wires() if isinstance(w, BusWriter)]
 
     def drain(self) -> None:
         for writer in self.writers():
