@@ -18,6 +18,8 @@ from hardware.drivers.bus import BusWriter, RecordingBus
 from hardware.drivers.oled import OledScreen
 from hardware.headless import HeadlessTable
 
+from .test_chorus import Blocker
+
 SEATS = (1, 2, 3)
 HANG = 30.0  # seconds: only a hung loop takes this long
 
@@ -37,20 +39,6 @@ class WatchedQueue(queue.Queue):
         return super().get(block, timeout)
 
 
-class Wire:
-    """A task that holds the writer's wire until the test lets it go."""
-
-    def __init__(self) -> None:
-        self.on = threading.Event()
-        self.free = threading.Event()
-
-    def step(self) -> bool:
-        self.on.set()
-        assert self.free.wait(HANG)
-        self.on.clear()
-        return False
-
-
 @dataclass
 class Collection:
     thread: str
@@ -68,7 +56,7 @@ class Table:
     app: App
     stepped: list[tuple[object, ...]] = field(default_factory=list)
     collections: list[Collection] = field(default_factory=list)
-    held: Wire | None = None
+    held: Blocker | None = None
     loop: threading.Thread | None = None
     garbage_per_step: int = 0
     _stepping: bool = False
@@ -79,7 +67,8 @@ class Table:
             with self._changed:
                 self.collections.append(Collection(
                     threading.current_thread().name, self._stepping,
-                    self.held is not None and self.held.on.is_set()))
+                    self.held is not None and self.held.inside.is_set()
+                    and not self.held.released.is_set()))
                 self._changed.notify_all()
 
     def step(self, *events: object) -> None:
@@ -100,10 +89,11 @@ class Table:
         with self.events.looked:
             assert self.events.looked.wait_for(lambda: self.events.waits >= waits, HANG)
 
-    def hold_wire(self) -> Wire:
-        self.held = Wire()
+    def hold_wire(self) -> Blocker:
+        """The wire busy until the test lets the blocker go."""
+        self.held = Blocker()
         self.writer.submit(self.held, lambda error: None)
-        assert self.held.on.wait(HANG)
+        assert self.held.inside.wait(HANG)
         return self.held
 
     def edge(self, seat: int, pressed: bool) -> None:
@@ -169,7 +159,7 @@ def running(gc_as_found) -> Iterator[Table]:
                 gc.callbacks.remove(table.record)
         finally:
             if table.held is not None:
-                table.held.free.set()
+                table.held.released.set()
             table.stop()
 
 
@@ -196,7 +186,7 @@ def test_a_drained_wire_wakes_the_loop_to_collect_once_and_draw_nothing(running)
     litter(2 * gc.get_threshold()[0])
     drawn = len(running.stepped)
 
-    held.free.set()
+    held.released.set()
     running.until(1)
     running.writer.call(lambda: None)  # the wire drained again: nothing more is due
     running.stop()
@@ -217,7 +207,7 @@ def test_nothing_is_collected_while_a_writer_has_queued_work(running):
         running.until_waiting(waits + 1)  # stepped, looked at the garbage, waiting again
     assert running.collections == []
 
-    held.free.set()
+    held.released.set()
     running.until(1)
     assert not [c for c in running.collections if c.wire_held or c.stepping]
 
