@@ -334,6 +334,12 @@ class App:
             return ()
         return tuple(n for n in mode.phones if not self.links.is_up(n))
 
+    @property
+    def behind(self) -> bool:
+        """The last redraw left seats undrawn for an event waiting on the loop's queue (the
+        loop steps again if that event brings no step of its own)."""
+        return self._yielded
+
     def _others(self, seats: list[int], now: float) -> Iterator[Frame]:
         """The seats after the head, in order, until an event waits on the loop's queue.
 

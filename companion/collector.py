@@ -18,9 +18,10 @@ afford the pass: what :func:`gc.freeze` set apart is not traversed.)
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -54,6 +55,7 @@ class Collector:
         self._wake = wake
         self._lock = threading.Lock()
         self._waking = False  # a GarbageDue is on the queue, not yet taken
+        self._stepping = False  # the loop is in a step: it looks itself once it is done
         self._was_enabled = True  # as found when entered
 
     def __enter__(self) -> Collector:
@@ -69,6 +71,18 @@ class Collector:
             wire.when_drained(None)
         if self._was_enabled:
             gc.enable()
+
+    @contextlib.contextmanager
+    def stepping(self) -> Iterator[None]:
+        """The loop takes a step: no wake-up meanwhile (a redraw would yield its other seats
+        to it); the loop looks for garbage itself before it waits again."""
+        with self._lock:
+            self._stepping = True
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._stepping = False
 
     def quiet(self) -> bool:
         return all(wire.quiet for wire in self._wires)
@@ -92,7 +106,7 @@ class Collector:
         if due() is None or not self.quiet():
             return
         with self._lock:
-            if self._waking:
+            if self._waking or self._stepping:
                 return
             self._waking = True
         self._wake(GarbageDue())

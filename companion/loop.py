@@ -44,6 +44,11 @@ class Steps(Protocol):
 
     def step(self, *events: object) -> None: ...
 
+    @property
+    def behind(self) -> bool:
+        """A redraw left seats for a waiting event that may bring no step."""
+        ...
+
     def next_deadline(self) -> float | None: ...
 
 
@@ -70,7 +75,13 @@ def run_loop(table: Steps, events: queue.Queue | queue.SimpleQueue,
             try:
                 event = events.get(timeout=timeout)
             except queue.Empty:
-                table.step()  # a deadline, not an event
-                continue
-            if not collector.took(event):
-                table.step(event)
+                event = None  # a deadline, not an event
+            if collector.took(event):  # the collector's wake-up brings no step of its own,
+                if not table.behind:  # unless a redraw left seats for it
+                    continue
+                event = None
+            with collector.stepping():
+                if event is None:
+                    table.step()
+                else:
+                    table.step(event)

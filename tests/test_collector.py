@@ -196,6 +196,32 @@ def test_a_drained_wire_wakes_the_loop_to_collect_once_and_draw_nothing(running)
     assert not any(isinstance(e, GarbageDue) for events in running.stepped for e in events)
 
 
+def test_a_redraw_that_yielded_to_the_wake_up_is_finished_by_a_step(running):
+    """A wake-up that came with a press (put as the loop took the edge) makes the press's
+    redraw yield its other seats; the wake-up brings no step of its own, so the loop steps
+    once more for them: no seat is left behind until the next deadline."""
+    gate, inside = threading.Event(), threading.Event()
+    step = running.step
+
+    def gated(*events: object) -> None:
+        if events:
+            inside.set()
+            assert gate.wait(HANG)
+        step(*events)
+
+    running.app.step = gated  # type: ignore[method-assign]
+    taken = len(running.stepped)
+    running.edge(SEATS[0], True)
+    assert inside.wait(HANG)
+    running.events.put(GarbageDue())  # as a wire would, between the loop's get and its step
+    gate.set()
+    waits = running.events.waits
+    running.until_waiting(waits + 1)
+    running.writer.call(lambda: None)
+    assert running.stepped[taken:] == [running.stepped[taken], ()]
+    assert not running.app.behind
+
+
 def test_nothing_is_collected_while_a_writer_has_queued_work(running):
     """Presses while a screen's bytes are on the wire leave their garbage for later: the
     loop, quiet between them, collects only once the wire is free."""
