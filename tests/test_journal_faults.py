@@ -1,14 +1,17 @@
 """A full disk keeps the table playing: every seat is told, nothing in memory is lost, and
 saving resumes by itself when there is room again. The disk is a real small tmpfs."""
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 import engine.games.staying_alive  # noqa: F401 - registers the game the tests play
-from bench.disk import small_disk
+from bench.disk import small_disk, small_ext4
 from companion.journal_digest import state_digest
 from companion.journal_sqlite import SqliteJournal
+from companion.record import GameRecord, JournaledAction
 from companion.statedir import journal_path, prepare_state_dir
 from companion.upkeep import RETRY_EVERY
 from tests.disks import mounted_or_skip
@@ -125,3 +128,37 @@ def test_closing_twice_while_behind_keeps_the_mark(path, disk):
     disk.free()
     restarted = Table(path, start=5.0)
     wait_until(restarted, "Unsaved actions lost")
+
+
+@pytest.fixture
+def card(tmp_path: Path):
+    yield from mounted_or_skip(small_ext4, tmp_path / "card", "needs root to loop-mount an ext4")
+
+
+def test_a_full_card_saves_while_its_log_has_room_then_says_so_and_loses_nothing(card):
+    """The service's journal gives its log its length at open, so on an ext4 filled mid-game
+    the commits go on (they overwrite the log's own blocks); once the checkpoints cannot grow
+    the main file and the log must outgrow its length, every seat is told, the writes are
+    held, and once there is room they are all saved: the file has every one."""
+    path = card.root / "journal.sqlite3"
+    journal = SqliteJournal(path, exclusive=True)
+    record = GameRecord("staying-alive", (1, 2, 3), {}, bytes(32))
+    journal.begin(record)
+    card.fill()
+    appended = 0
+    while not journal.notices:
+        entry = JournaledAction(1, "end", float(appended))
+        record.entries.append(entry)
+        journal.append(record, entry)
+        journal.settle()
+        appended += 1
+        assert appended < 2000, "a full card never stopped the journal"
+    assert journal.notices == [FULL]
+    assert appended > 10  # the log's own blocks took the first commits
+    card.free()
+    assert journal.catch_up() and journal.settle()
+    assert journal.notices[-1] == "Saving again"
+    journal.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:  # what a restart would read
+        stored = db.execute("SELECT idx, action, at FROM entries ORDER BY idx").fetchall()
+    assert stored == [(i, e.action, e.at) for i, e in enumerate(record.entries)]
