@@ -214,9 +214,9 @@ def test_a_redraw_that_yielded_to_the_wake_up_is_finished_by_a_step(running):
     running.edge(SEATS[0], True)
     assert inside.wait(HANG)
     running.events.put(GarbageDue())  # as a wire would, between the loop's get and its step
+    waits = running.events.waits  # the press's get counted; the loop is inside its step
     gate.set()
-    waits = running.events.waits
-    running.until_waiting(waits + 1)
+    running.until_waiting(waits + 2)  # took the wake-up, then (stepped or not) waits again
     running.writer.call(lambda: None)
     assert running.stepped[taken:] == [running.stepped[taken], ()]
     assert not running.app.behind
