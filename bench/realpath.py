@@ -108,11 +108,15 @@ class TimedBus:
                         Transfer(i2c_addr, register, bytes(data)), entered)
 
     def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
-        for message in i2c_msgs:
-            entered = time.thread_time()
-            self._bus.i2c_rdwr(message)
+        """One ``I2C_RDWR``: its messages cross back to back, the wire held for all of
+        them; each is stamped when it was off the wire."""
+        entered = time.thread_time()
+        self._bus.i2c_rdwr(*i2c_msgs)
+        carried = self._bus.wire.carried[-len(i2c_msgs):]  # one writer a wire: these are ours
+        for message, crossed in zip(i2c_msgs, carried, strict=True):
             self._sink.sent(self._bus.wire.root, self._reached(message.addr),
-                            Transfer.written(message), entered)
+                            Transfer.written(message), entered, crossed.ended)
+            entered = time.thread_time()  # the ioctl's Python was the first message's
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
         entered = time.thread_time()
@@ -183,13 +187,15 @@ class Tracer:
         self.frames: dict[int, _Handed] = {}  # id(chorus part) -> its latest frame handed
 
     def sent(self, bus: int, seats: tuple[int, ...], transfer: Transfer,
-             entered: float) -> None:
-        """``transfer`` is off the wire; the bus call that carried it began at ``entered``
-        (the sending thread's CPU). A writer's CPU for it is what it spent from the end of
-        its last transfer to that call: the call itself (the emulated wire, its sleep, this
-        tracing) stands for the ioctl and the driver, which the Zero model charges as
-        ``TRANSFER_OVERHEAD`` (smbus2's own Python before its ioctl, a ctypes structure, is
-        under a microsecond here), so it is not charged again, ten times."""
+             entered: float, at: float | None = None) -> None:
+        """``transfer`` is off the wire (at ``at``, ``perf_counter``; None: now); the bus
+        call that carried it began at ``entered`` (the sending thread's CPU). A writer's
+        CPU for it is what it spent from the end of its last transfer to that call (for the
+        later messages of one ``I2C_RDWR``, none): the call itself (the emulated wire, its
+        sleep, this tracing) stands for the ioctl and the driver, which the Zero model charges
+        as ``TRANSFER_OVERHEAD`` each message (smbus2's own Python before its ioctl, a
+        ctypes structure, is under a microsecond here), so it is not charged again, ten
+        times."""
         handed = getattr(self.handed, "job", None)
         writer_cpu = 0.0
         if handed is not None:
@@ -200,8 +206,8 @@ class Tracer:
         else:
             return
         if trace is not None:
-            trace.sent.append(zero.Sent(time.perf_counter(), cpu, bus, seats,
-                                        transfer.wire_bytes, writer_cpu))
+            off = time.perf_counter() if at is None else at
+            trace.sent.append(zero.Sent(off, cpu, bus, seats, transfer.wire_bytes, writer_cpu))
         if handed is not None:
             self.handed.since = time.thread_time()
 
@@ -221,10 +227,10 @@ class Tracer:
             self.frames[id(part)] = _Handed(self.current, time.thread_time(), urgent)
             handed(part, urgent=urgent)
 
-        def traced_send(job: _Job) -> None:
-            self.handed.parts = job.parts
+        def traced_send(jobs: list[_Job]) -> None:
+            self.handed.parts = jobs[0].parts
             try:
-                send(job)
+                send(jobs)
             finally:
                 self.handed.parts = ()
 

@@ -20,7 +20,10 @@ else the earliest queued. A transfer the service shared between seats (one mux s
 several channels, for screens that show the same bytes) crosses the wire once and completes
 every seat it reached; a mux switch goes with the transfer after it, as the service holds
 the mux for both. So a press meets the background redraws on the wire as it does in the
-service. Not modelled: the GIL between the loop and the writer (the writer's own Python is
+service. Not modelled: a presser's frame going as one ``I2C_RDWR`` (its messages are
+separate transfers in the trace, each charged its overhead, and the model may put another
+press's transfer between two of them, which the service cannot); the GIL between the loop
+and the writer (the writer's own Python is
 charged to the wire, not also to the loop); the yield's checks before a seat whose screen
 did not change (no hand-over marks them, so the model may yield a seat's composing later
 than the service), a yielded step's frames folding into the press step's for the same seats,

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from smbus2 import i2c_msg
 
+from hardware.drivers import chorus
 from hardware.drivers.bus import BusWriter, RecordingBus, Tca9548a, Transfer
 from hardware.drivers.chorus import NOP, Chorus
 from hardware.drivers.oled import CONTROLLERS, OledScreen
@@ -48,6 +49,7 @@ class MuxedWire(RecordingBus):
         self._held = False
         self._credit = 0
         self.waiting = 0
+        self.calls: list[int] = []  # each i2c_rdwr call's message count
 
     def hold(self) -> None:
         with self._ready:
@@ -76,9 +78,12 @@ class MuxedWire(RecordingBus):
         super().write_i2c_block_data(i2c_addr, register, data)
 
     def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
-        self._wait()
-        self._answered()
-        super().i2c_rdwr(*i2c_msgs)
+        """One ``I2C_RDWR``: each of its messages crosses when the test lets it."""
+        self.calls.append(len(i2c_msgs))
+        for message in i2c_msgs:
+            self._wait()
+            self._answered()
+            super().i2c_rdwr(message)
 
     def _answered(self) -> None:
         if not any(self.mask >> channel & 1 for channel in range(8) if channel not in self.absent):
@@ -380,11 +385,40 @@ def test_every_screen_ends_up_showing_its_last_frame(rounds) -> None:
         rig.close()
 
 
-def test_frames_handed_over_while_the_presser_is_sent_ride_along(rig: Rig) -> None:
-    """The presser's whole new screen is on the wire when the seven others are handed the
-    same frame: they join its next block but one (that one is already on its way; one write
-    points them there), and the two blocks they missed follow once the presser is sent: 1 KiB
-    and two blocks cross the wire, not two frames."""
+def test_the_presser_s_frame_is_one_system_call(rig: Rig) -> None:
+    """The presser's whole new screen goes as one ``I2C_RDWR`` (its addressing and every
+    block, each its own message), not a call a transfer; the seven others, handed the same
+    frame while it is on the wire, follow it in one shared write."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    mark, calls = len(rig.wire.transfers), len(rig.wire.calls)
+    frame = noise(59)
+    rig.wire.hold()
+    rig.screens[0].awaited()
+    show(rig.screens[0], frame)
+    rig.wire.let(3)  # the mux switch, the presser's addressing and its first block
+    rig.wire.until_waiting()
+    for screen in rig.screens[1:]:
+        show(screen, frame)
+    rig.wire.open()
+    rig.drain()
+    presser = len(transfers(plan(noise(0), frame, CONTROLLERS["ssd1306"]),
+                            CONTROLLERS["ssd1306"]))
+    assert rig.wire.calls[calls] == presser > 2
+    since = rig.wire.transfers[mark:]
+    assert data_bytes(since) == 2 * FRAME_BYTES  # the presser's, then the others' once
+    assert all(shown(rig.wire, channel) == frame for channel in range(8))
+
+
+def test_frames_handed_over_while_the_presser_is_sent_ride_along(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A presser's frame longer than one ``I2C_RDWR`` (here three messages a call) is on
+    the wire when the seven others are handed the same frame: they join its next block but
+    one (that one is already on its way; one write points them there), and the two blocks
+    they missed follow once the presser is sent: 1 KiB and two blocks cross the wire, not
+    two frames."""
+    monkeypatch.setattr(chorus, "RDWR_MESSAGES", 3)
     for number, screen in enumerate(rig.screens):
         show(screen, noise(number))
     rig.drain()
@@ -408,11 +442,13 @@ def test_frames_handed_over_while_the_presser_is_sent_ride_along(rig: Rig) -> No
 
 
 def test_a_presser_joined_by_riders_is_asked_before_the_wire_turns_to_other_work(
-        rig: Rig) -> None:
-    """Riders make the presser's last writes shared, so its display is then asked alone (a
-    NOP): that probe is the presser's, sent as soon as its frame is, before the writer turns
-    to older work queued meanwhile (not once the rest is planned, with the others' planning
-    on the presser's time)."""
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Riders make the presser's last writes shared (its frame longer than one ``I2C_RDWR``
+    of three messages), so its display is then asked alone (a NOP): that probe is the
+    presser's, sent as soon as its frame is, before the writer turns to older work queued
+    meanwhile (not once the rest is planned, with the others' planning on the presser's
+    time)."""
+    monkeypatch.setattr(chorus, "RDWR_MESSAGES", 3)
     for number, screen in enumerate(rig.screens):
         show(screen, noise(number))
     rig.drain()

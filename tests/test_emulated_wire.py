@@ -3,6 +3,10 @@ a bitmask, so one write after a select of several channels reaches every one of 
 
 from __future__ import annotations
 
+import threading
+
+from smbus2 import i2c_msg
+
 from hardware.drivers.bus import Transfer
 from hardware.drivers.emulated_wire import EmulatedPi
 
@@ -29,3 +33,27 @@ def test_a_kernel_mux_channel_is_its_one_channel_and_no_mux_is_none(tmp_path):
     pi.open(4).write_i2c_block_data(0x3C, 0x40, [0xFF] * 4)
     assert [(c.bus, c.transfer.address, c.channels) for c in pi.carried()] == [
         (12, 0x70, {1}), (12, 0x3C, {1}), (4, 0x3C, frozenset())]
+
+
+def test_one_i2c_rdwr_holds_the_wire_for_all_its_messages(tmp_path):
+    """The messages of one ``I2C_RDWR`` cross back to back: a kernel mux selects its channel
+    once for them, and a transfer written to a sibling channel meanwhile waits for the last."""
+    inside, release = threading.Event(), threading.Event()
+
+    def gate(transfer: Transfer, seconds: float) -> None:
+        if transfer.data == b"\xa1":  # the first message: hold the wire there
+            inside.set()
+            assert release.wait(30)
+
+    pi = EmulatedPi(tmp_path / "sys", {11: (1, 0), 12: (1, 1)}, gate=gate)
+    ours = threading.Thread(target=pi.open(11).i2c_rdwr, args=(
+        i2c_msg.write(0x3C, [0x40, 0xA1]), i2c_msg.write(0x3C, [0x40, 0xA2])))
+    ours.start()
+    assert inside.wait(30)
+    other = threading.Thread(target=pi.open(12).write_i2c_block_data, args=(0x3C, 0x40, [0xA3]))
+    other.start()
+    release.set()
+    ours.join(30)
+    other.join(30)
+    assert [(c.bus, c.transfer.data) for c in pi.carried()] == [
+        (11, b"\x01"), (11, b"\xa1"), (11, b"\xa2"), (12, b"\x02"), (12, b"\xa3")]

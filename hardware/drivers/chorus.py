@@ -10,6 +10,9 @@ keeps the last seat of a turn change in step with the first.
 How the work is ordered, between two transfers (so a new frame waits for one transfer at most):
 
 - The screen whose press is awaited first, then the others in the order they were handed over.
+  The awaited screen's transfers go as one ``I2C_RDWR`` of several messages (each still its
+  own I2C write): one system call, and one return of the GIL to the writer, for the
+  presser's whole frame, which a player is waiting for; the others' go one a call.
 - Screens that are to show the same frame go as one *group*, where its first member would go.
   The presser's group sends the presser's own plan (not a byte more for the presser), every
   member of the group connected; what the others still lack follows. Another group sends once
@@ -47,6 +50,7 @@ NOP = 0xE3  # the same on both controllers: a harmless probe
 COMMAND_MODE = 0x00
 DATA_MODE = 0x40  # the control byte before display RAM bytes (luma's, and ours)
 _DATA_PREFIX = bytes((DATA_MODE,))
+RDWR_MESSAGES = 42  # I2C_RDWR_IOCTL_MAX_MSGS, linux/i2c-dev.h: the most one ioctl takes
 
 
 @dataclass(eq=False)
@@ -169,20 +173,37 @@ class Chorus:
                 self._ride()
             if not self._jobs:
                 return False
-            job = self._jobs.popleft()
+            jobs = self._next_jobs()
         try:
-            self._send(job)
+            self._send(jobs)
         except OSError as error:
             with self.lock:
-                for part in job.parts:
+                for part in jobs[0].parts:
                     part.present = False
                 self._stale = True
-            for part in job.parts:
+            for part in jobs[0].parts:
                 part.failed(error)
             return True
         with self.lock:
-            self._sent(job)
+            for job in jobs:
+                self._sent(job)
         return True
+
+    def _next_jobs(self) -> list[_Job]:
+        """The next transfer, or for the awaited screen all its transfers to the same
+        displays that follow (up to :data:`RDWR_MESSAGES`): one ``I2C_RDWR`` of several
+        messages, so the presser's frame costs one system call and one return of the GIL
+        to the writer, not one per transfer (a press that lands meanwhile waits for it: a
+        press waits for one transfer of a background redraw, and for another press's
+        screen). A screen handed the same frame meanwhile rides with what is left of it."""
+        job = self._jobs.popleft()
+        jobs = [job]
+        if self._awaited is None or self._awaited not in job.parts or job.switches:
+            return jobs
+        while (self._jobs and len(jobs) < RDWR_MESSAGES and self._jobs[0].parts == job.parts
+               and not self._jobs[0].switches):
+            jobs.append(self._jobs.popleft())
+        return jobs
 
     # --- planning (under the lock) --------------------------------------------------------
 
@@ -336,13 +357,15 @@ class Chorus:
 
     # --- sending --------------------------------------------------------------------------
 
-    def _send(self, job: _Job) -> None:
-        with self._connected(job.parts) as bus:
-            if job.commands:
-                bus.write_i2c_block_data(self.address, COMMAND_MODE, list(job.commands))
+    def _send(self, jobs: list[_Job]) -> None:
+        """``jobs`` (to the same displays) as one transfer, or one ``I2C_RDWR`` of several
+        messages, each as luma would put it on the wire: its control byte, then commands or
+        display RAM."""
+        with self._connected(jobs[0].parts) as bus:
+            if len(jobs) == 1 and jobs[0].commands:
+                bus.write_i2c_block_data(self.address, COMMAND_MODE, list(jobs[0].commands))
             else:
-                data = b"".join((_DATA_PREFIX, *(job.frame[a:b] for a, b in job.spans)))
-                bus.i2c_rdwr(i2c_msg.write(self.address, data))
+                bus.i2c_rdwr(*(i2c_msg.write(self.address, _message(job)) for job in jobs))
 
     def _connected(self, parts: tuple[Part, ...]) -> AbstractContextManager[I2cBus]:
         if len(parts) == 1:
@@ -396,6 +419,12 @@ class Chorus:
             self._stale = True
         for part in parts:
             part.failed(error)
+
+
+def _message(job: _Job) -> bytes:
+    if job.commands:
+        return bytes((COMMAND_MODE, *job.commands))
+    return b"".join((_DATA_PREFIX, *(job.frame[a:b] for a, b in job.spans)))
 
 
 def _applied(held: bytes | bytearray, windows: list[Window], frame: bytes) -> bytes:
