@@ -168,6 +168,17 @@ class Rig:
     def drain(self) -> None:
         self.writer.call(lambda: None)
 
+    def others_join_mid_frame(self, frame: bytes) -> None:
+        """With the wire held and the presser handed its frame: once the mux switch, the
+        presser's addressing and its first block are sent (its second on its way), the
+        seven others are handed ``frame``; then every transfer goes."""
+        self.wire.let(3)
+        self.wire.until_waiting()
+        for screen in self.screens[1:]:
+            show(screen, frame)
+        self.wire.open()
+        self.drain()
+
     def close(self) -> None:
         self.wire.open()
         for screen in self.screens:
@@ -397,12 +408,7 @@ def test_the_presser_s_frame_is_one_system_call(rig: Rig) -> None:
     rig.wire.hold()
     rig.screens[0].awaited()
     show(rig.screens[0], frame)
-    rig.wire.let(3)  # the mux switch, the presser's addressing and its first block
-    rig.wire.until_waiting()
-    for screen in rig.screens[1:]:
-        show(screen, frame)
-    rig.wire.open()
-    rig.drain()
+    rig.others_join_mid_frame(frame)
     presser = len(transfers(plan(noise(0), frame, CONTROLLERS["ssd1306"]),
                             CONTROLLERS["ssd1306"]))
     assert rig.wire.calls[calls] == presser > 2
@@ -427,12 +433,7 @@ def test_frames_handed_over_while_the_presser_is_sent_ride_along(
     rig.wire.hold()
     rig.screens[0].awaited()
     show(rig.screens[0], frame)
-    rig.wire.let(3)  # the mux switch, the presser's addressing and its first block
-    rig.wire.until_waiting()  # its second block is on its way
-    for screen in rig.screens[1:]:
-        show(screen, frame)
-    rig.wire.open()
-    rig.drain()
+    rig.others_join_mid_frame(frame)
     since = rig.wire.transfers[mark:]
     assert data_bytes(since) == FRAME_BYTES + 256
     presser = [t for _, t in per_channel(since)[0] if t.control == 0x40]
@@ -468,12 +469,7 @@ def test_a_presser_joined_by_riders_is_asked_before_the_wire_turns_to_other_work
     rig.screens[0].awaited()
     show(rig.screens[0], frame)
     blocker.released.set()
-    rig.wire.let(3)  # the mux switch, the presser's addressing and its first block
-    rig.wire.until_waiting()
-    for screen in rig.screens[1:]:
-        show(screen, frame)
-    rig.wire.open()
-    rig.drain()
+    rig.others_join_mid_frame(frame)
     mask, asked = 0, None
     for position, transfer in enumerate(rig.wire.transfers):
         if transfer.address == MUX and transfer.control is None:
