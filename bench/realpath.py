@@ -271,10 +271,28 @@ class Tracer:
             self.current.journaled.append(zero.Journaled(started, time.thread_time(),
                                                          overlapped))
 
+    def looked(self) -> None:
+        """The loop's step looked at its queue (the loop between steps is no step's)."""
+        if self.current is not None and threading.current_thread() is self.loop_thread:
+            self.current.checks.append(time.thread_time())
+
     def settling(self) -> None:
         """The loop waits for the journal before its first write to a screen or a cue."""
         if self.current is not None and not self.in_journal:
             self.current.settled.append(time.thread_time())
+
+
+class _LookedAt(queue.SimpleQueue):
+    """The loop's queue, telling the tracer each time a step looks whether an event waits
+    (a redraw, before each seat after its first: where it would yield)."""
+
+    def __init__(self, tracer: Tracer) -> None:
+        super().__init__()
+        self._tracer = tracer
+
+    def empty(self) -> bool:
+        self._tracer.looked()
+        return super().empty()
 
 
 class RealTable:
@@ -283,8 +301,8 @@ class RealTable:
     def __init__(self, text: str, folder: Path,
                  kernel_mux: dict[int, tuple[int, int]] | None = None) -> None:
         self.config: TableConfig = parse_config(text)
-        self.events: queue.SimpleQueue = queue.SimpleQueue()
         self.tracer = Tracer()
+        self.events: queue.SimpleQueue = _LookedAt(self.tracer)
         where = seat_of(self.config)
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.pi = EmulatedPi(folder / "sys", kernel_mux, gate=self.tracer.sleeping)

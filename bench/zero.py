@@ -6,12 +6,12 @@ notice timing out), each with the loop thread's CPU (``time.thread_time``, so a 
 machine's waits for a core do not count), its journal writes and every I2C transfer (its
 seat, its bytes, the writer thread's own CPU to make it). :func:`simulate` replays the whole
 session on a :class:`Pi`, in the order the steps came: one loop thread, computing
-``cpu_factor`` times as long as here, on which a background step yields to a press as the
-service's redraw does (``App._others``): once the step has handed over its first frame,
-before each further seat's composing (where a hand-over ends, if another follows) it stops
-if the next step is a press whose edge has come, its CPU after its last hand-over (the
-public screen) still charged, and the frames it had left, with the CPU between them, are
-drawn after the press's whole step; a journal append's commit on the card while the loop
+``cpu_factor`` times as long as here, on which a step yields to the edge after it as the
+service's redraw does (``App._others``): at each of the redraw's looks at the loop's queue
+(before each seat after the first, recorded in the trace) it stops if the next step is an
+edge that has come, its CPU after its last moment (the public screen) still charged, and
+what it had left, with the CPU between, is drawn after the edge's whole step, which never
+yields itself (never two redraws in a row); a journal append's commit on the card while the loop
 goes on drawing, the loop waiting for it where it settled the journal (before its first
 write to a screen); and one wire, every seat on it (each shipped table has one bus), taken
 transfer by transfer as :class:`hardware.drivers.bus.BusWriter` takes it: before each
@@ -23,18 +23,14 @@ the mux for both. So a press meets the background redraws on the wire as it does
 service. Not modelled: a presser's frame going as one ``I2C_RDWR`` (its messages are
 separate transfers in the trace, each charged its overhead, and the model may put another
 press's transfer between two of them, which the service cannot); the GIL between the loop
-and the writer (the writer's own Python is
-charged to the wire, not also to the loop); the yield's checks before a seat whose screen
-did not change (no hand-over marks them, so the model may yield a seat's composing later
-than the service), a yielded step's frames folding into the press step's for the same seats,
-and a press step's own yields to a press after it (the traces hold only those the service
-made here; a step a tick yielded into yields nothing, in the service too); and a seat's new
-work superseding its queued, unsent work. The traces hold what the service sent here, after
-its own superseding, and the model sends every one of those transfers, a seat's later ones
-behind its earlier: dropping a seat's share of a transfer queued for several would need the
-bytes, which a trace does not keep. Where the Zero's slower wire lets a seat's work pile up
-that the service would fold into one frame, the model's wire carries more than the service's
-would.
+and the writer (the writer's own Python is charged to the wire, not also to the loop); a
+yielded step's frames folding into the edge step's for the same seats; and a seat's new
+work superseding its queued, unsent work. The traces hold what the service sent here,
+after its own superseding, and the model sends every one of those transfers, a seat's
+later ones behind its earlier: dropping a seat's share of a transfer queued for several
+would need the bytes, which a trace does not keep. Where the Zero's slower wire lets a
+seat's work pile up that the service would fold into one frame, the model's wire carries
+more than the service's would.
 
 :data:`HERE` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
 wake-ups as recorded): replaying the traces on it must reproduce what the emulated wire
@@ -192,6 +188,8 @@ class Trace:
     journaled: list[Journaled] = field(default_factory=list)
     settled: list[float] = field(default_factory=list)  # CPU where the loop waited for it
     sent: list[Sent] = field(default_factory=list)
+    checks: list[float] = field(default_factory=list)  # CPU where the redraw looked at the
+    # loop's queue before a further seat (``App._others``): where it would have yielded
 
     def seats_changed(self) -> set[int]:
         return {seat for sent in self.sent for seat in sent.seats}
@@ -300,7 +298,7 @@ def wire_only(trace: Trace, hz: float) -> float:
     return max(per_wire.values(), default=0.0)
 
 
-JOURNAL, SETTLE, SEND = range(3)  # what the loop did at a moment of its CPU, in that order
+JOURNAL, SETTLE, SEND, CHECK = range(4)  # what the loop did at a moment of its CPU, in order
 _Moment = tuple[float, int, object]  # that CPU (``thread_time`` here), what, with what
 
 
@@ -311,11 +309,12 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
     disk); the commit itself is ``pi.commit``'s, made once the disk is done with the one
     before and what came after it.
 
-    A background step yields to the press after it as the service's redraw does
-    (``App._others``): after each hand-over but its last, before the next seat's composing,
-    if the press's edge has come (its ``pressed_at`` and wake-up) the step stops there and
-    its CPU after its last hand-over (the public screen) is charged; the hand-overs it had
-    left, with the CPU between them, follow the press's whole step."""
+    A step yields to the edge after it as the service's redraw does (``App._others``): at
+    each of its looks at the loop's queue (``Trace.checks``, before each seat after the
+    first), if the edge has come (its ``pressed_at`` and wake-up) the step stops there and
+    its CPU after its last moment (the public screen) is charged; what it had left, with
+    the CPU between, follows the edge's whole step, which never yields itself (never two
+    redraws in a row)."""
     loop = _Loop(pi, journal_cpu, random.Random(seed), _Wire())
     order = sorted(range(len(steps)), key=lambda i: steps[i].pressed_at)
     carried: tuple[int, float, list[_Moment]] | None = None  # a yielded step's rest
@@ -323,7 +322,8 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
         trace = steps[index]
         now = max(_edge(trace, pi), loop.free)
         following = steps[order[position + 1]] if position + 1 < len(order) else None
-        waiting = (_edge(following, pi) if trace.seat is None and following is not None
+        may_yield = carried is None  # never two redraws in a row
+        waiting = (_edge(following, pi) if may_yield and following is not None
                    and following.seat is not None else None)
         moments = _moments(trace)
         now, cpu, left = loop.run(moments, index, trace.seat, now, trace.cpu_started, waiting)
@@ -365,18 +365,17 @@ class _Loop:
     def run(self, moments: Sequence[_Moment], step: int, presser: int | None, now: float,
             cpu: float, waiting: float | None = None) -> tuple[float, float, list[_Moment]]:
         """Carry out step ``step``'s ``moments`` from ``now`` (the loop's CPU here at ``cpu``)
-        for ``presser``; with an event ``waiting`` from then on, stop before the next
-        hand-over after the first once it has come. Where the loop got to (``now``, ``cpu``)
-        and the moments left."""
+        for ``presser``; with an event ``waiting`` from then on, stop at the redraw's first
+        look at the queue once it has come. Where the loop got to (``now``, ``cpu``) and the
+        moments left."""
         pi = self.pi
-        handed: float | None = None
         for position, (at, kind, what) in enumerate(moments):
-            if (waiting is not None and kind == SEND and handed is not None and at > handed
-                    and waiting <= now):
-                return now, cpu, list(moments[position:])
             now += max(0.0, at - cpu) * pi.cpu_factor
             cpu = max(cpu, at)
-            if isinstance(what, Journaled):
+            if kind == CHECK:
+                if waiting is not None and waiting <= now:
+                    return now, cpu, list(moments[position + 1:])
+            elif isinstance(what, Journaled):
                 now = max(now, self.durable, self.held) + self.journal_cpu * pi.cpu_factor
                 self.durable = max(now, self.disk_free) + pi.commit(self.rng)
                 self.disk_free = self.durable + pi.after_commit(self.rng)
@@ -393,7 +392,6 @@ class _Loop:
                               + sent.writer_cpu * pi.cpu_factor for sent in what.sent)
                 mine = presser if presser in what.seats else None
                 self.wire.submit(_Transfer(now, seconds, step, what.seats, mine))
-                handed = at
         return now, cpu, []
 
 
@@ -426,5 +424,6 @@ def _moments(trace: Trace) -> list[_Moment]:
     moments: list[_Moment] = [(j.started, JOURNAL, j) for j in trace.journaled]
     moments += [(cpu, SETTLE, None) for cpu in trace.settled]
     moments += [(send.cpu, SEND, send) for send in _sends(trace.sent)]
+    moments += [(cpu, CHECK, None) for cpu in trace.checks]
     moments.sort(key=lambda moment: (moment[0], moment[1]))
     return moments

@@ -234,11 +234,11 @@ def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer
 
 def _ticking(seat):
     """A step at 0 (``seat`` None: a tick) that hands seats 1-3 a frame each after 1, 2 and
-    3 ms of the loop's CPU here (10, 20 and 30 ms on the Zero), then takes 0.5 ms more (the
-    public screen)."""
+    3 ms of the loop's CPU here (10, 20 and 30 ms on the Zero), looking at the loop's queue
+    before seats 2 and 3, then takes 0.5 ms more (the public screen)."""
     from bench import zero
 
-    return zero.Trace(seat, 0.0, cpu_ended=0.0035,
+    return zero.Trace(seat, 0.0, cpu_ended=0.0035, checks=[0.001, 0.002],
                       sent=[zero.Sent(0.0, 0.001 * n, 1, (n,), 34) for n in (1, 2, 3)])
 
 
@@ -272,12 +272,11 @@ def test_zero_model_ends_a_tick_where_a_press_waits_and_draws_its_rest_after_the
     assert tick_on_pi.last_done == pytest.approx(0.045 + transfer)
 
 
-def test_zero_model_yields_a_background_step_only_to_a_press_and_only_before_a_seat():
+def test_zero_model_yields_only_to_an_edge_only_where_the_redraw_looks_never_twice():
     """The tick yields to a press whose edge came during its first frame; it is drawn whole
-    when the press comes after its last hand-over (no seat is left to compose), and before
-    another background step (a deadline puts nothing on the queue). A press's step is drawn
-    whole whatever comes after it: the service yields a press step too, but only the traces
-    show those yields, where they happened here."""
+    when the press comes after its last look at the queue (no seat is left to compose), and
+    before another background step (a deadline puts nothing on the queue). A press's step
+    yields as a tick does, but not the step that came after a yield: never two in a row."""
     from bench import zero
 
     pi = zero.ZERO_2W.on(dataclasses.replace(zero.SD_CARD, tails=False))
@@ -291,8 +290,13 @@ def test_zero_model_yields_a_background_step_only_to_a_press_and_only_before_a_s
 
     assert presser_handed([_ticking(None), _pressing(0.005)]) == pytest.approx(0.020)
     assert presser_handed([_ticking(None), _pressing(0.031)]) == pytest.approx(0.040)
-    assert presser_handed([_ticking(1), _pressing(0.005)]) == pytest.approx(
-        zero.WAKE + 0.040)
+    assert presser_handed([_ticking(1), _pressing(0.005)]) == pytest.approx(zero.WAKE + 0.020)
+    yielded = [_ticking(None), _ticking(1), _pressing(0.005)]
+    yielded[1].pressed_at = 0.001
+    yielded[1].cpu_started, yielded[1].cpu_ended = 2.0, 2.0035
+    yielded[1].checks = [2.001, 2.002]
+    yielded[1].sent = [dataclasses.replace(s, cpu=s.cpu + 2.0) for s in yielded[1].sent]
+    assert presser_handed(yielded) > presser_handed([_ticking(1), _pressing(0.005)]) + 0.010
     later = zero.Trace(None, 0.005, cpu_started=1.0, cpu_ended=1.001)
     tick_on_pi = zero.simulate([_ticking(None), later], pi, journal_cpu=0.0)[0]
     assert tick_on_pi.last_done == pytest.approx(0.030 + transfer)
@@ -372,6 +376,39 @@ def test_traces_stamp_a_shared_transfer_with_every_seat_it_reached_and_count_it_
     wire = {f.key: f.value for f in realpath.wire_figures("one bus", [trace])}
     assert wire["wire_one_bus_presser_p50"] == pytest.approx(1000 * trace.sent[2].at)
     assert wire["wire_one_bus_last_p50"] == pytest.approx(1000 * trace.sent[4].at)
+
+
+def test_traces_mark_where_a_step_looks_at_the_loop_s_queue_and_each_message_of_one_call(
+        tmp_path):
+    """The model yields where the service's redraw looks at its queue: the trace keeps each
+    look made inside a step on the loop's thread (not the loop's own between steps). The
+    messages of one ``I2C_RDWR`` are each stamped, in the order they crossed, the call's
+    Python charged to its first."""
+    import threading
+
+    from smbus2 import i2c_msg
+
+    from bench import realpath, zero
+    from hardware.config import parse_config
+    from hardware.drivers.emulated_wire import EmulatedPi
+
+    tracer = realpath.Tracer()
+    tracer.loop_thread = threading.current_thread()
+    looked = realpath._LookedAt(tracer)
+    assert looked.empty()  # between steps: nobody's
+    trace = tracer.current = zero.Trace(1, 0.0)
+    looked.put("edge")
+    assert not looked.empty() and not looked.empty()
+    assert len(trace.checks) == 2
+
+    config = parse_config(realpath.table_toml(8, realpath.ONE_BUS))
+    pi = EmulatedPi(tmp_path / "sys", gate=lambda transfer, seconds: None)
+    bus = realpath.TimedBus(pi.open(1), realpath.seat_of(config), tracer)
+    bus.write_byte(0x70, 1)
+    bus.i2c_rdwr(i2c_msg.write(0x3C, [0x00, 0xE3]), i2c_msg.write(0x3C, [0x40, 0xFF]))
+    first, second = trace.sent[1:]
+    assert (first.wire_bytes, second.wire_bytes) == (3, 3) and first.at <= second.at
+    assert [c.ended for c in pi.carried()[-2:]] == [first.at, second.at]
 
 
 def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
