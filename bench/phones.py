@@ -21,8 +21,9 @@ the link's ``#fragment``, as the page does) each open one over a real socket.
   mixer closed, on both), and against the phone table itself before any phone opened its
   link.
 
-The Zero 2 W rows scale the CPU figures by bench/zero.py's ``CPU_FACTOR`` (its source is
-there); memory and wake-ups are the same program's and are not scaled.
+The Zero 2 W rows scale the CPU figures by :mod:`bench.cortex_a53`'s factor, the published
+loop timed here before and after (its sources are there); memory and wake-ups are the same
+program's and are not scaled.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from pathlib import Path
 
 from aiohttp import ClientSession
 
-from . import zero
+from . import cortex_a53
 from .idle import SETTLE as IDLE_SETTLE
 from .phone_client import Phone
 from .proc import sample, wakeups_between
@@ -70,6 +71,8 @@ class Idle:
 def measure(sizes: Sizes) -> list[Figure]:
     # As the idle part: the speaker opens after ready and, silent, closes its mixer again.
     settle = min(IDLE_SETTLE, sizes.idle_seconds)
+    speed = cortex_a53.Timings()
+    speed.take()
     with tempfile.TemporaryDirectory(prefix="phones-", dir=SCRATCH) as folder:
         for name in ("wired", "phones"):
             (Path(folder) / name).mkdir()
@@ -93,11 +96,13 @@ def measure(sizes: Sizes) -> list[Figure]:
         finally:
             service.stop()
             os.close(terminal)
+    speed.take()
     pressed = spread(presses)
     n = sizes.phones
     label = f"press on a phone seat to its frame on the socket, {n} phones ({pressed.count} " \
             "presses)"
     to_mib = 1 / 1024
+    factor = speed.cpu_factor()
     return [
         Figure("phones_press_p50", f"{label} p50", pressed.p50 * 1000, "ms"),
         Figure("phones_press_p99", f"{label} p99", pressed.p99 * 1000, "ms", 10.0),
@@ -112,9 +117,9 @@ def measure(sizes: Sizes) -> list[Figure]:
         Figure("phones_rss_sockets", f"... of which the {n} phones' connections and presses",
                (phones_rss - alone_rss) * to_mib, "MiB"),
         Figure("phones_zero_press_p99", f"Zero 2 W estimate: phone press to frame p99 (here x "
-               f"{zero.CPU_FACTOR:.0f})", pressed.p99 * 1000 * zero.CPU_FACTOR, "ms"),
+               f"{factor:.1f})", pressed.p99 * 1000 * factor, "ms"),
         Figure("phones_zero_idle_cpu", f"Zero 2 W estimate: idle CPU, {n} phones (here x "
-               f"{zero.CPU_FACTOR:.0f})", idle.cpu_percent * zero.CPU_FACTOR, "% core"),
+               f"{factor:.1f})", idle.cpu_percent * factor, "% core"),
     ]
 
 

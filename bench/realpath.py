@@ -43,7 +43,7 @@ from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Task, Transfer
 from hardware.drivers.chorus import Chorus, Part, _Job
 from hardware.drivers.emulated_wire import EmulatedPi, WireBus, connected
 
-from . import commit_writes, zero
+from . import commit_writes, cortex_a53, zero
 from .bot import BENCH_KEY, label_of, next_move, open_game
 from .disk import NoSmallDisk
 from .report import Figure
@@ -526,13 +526,18 @@ def other_core_busy() -> Iterator[None]:
 
 def measure(sizes: Sizes) -> list[Figure]:
     text = table_toml(sizes.seats, ONE_BUS)
+    speed = cortex_a53.Timings()
+    speed.take()
     quiet = traces(text, sizes.real_presses)
+    speed.take()
     with other_core_busy():
         loaded = traces(text, sizes.real_presses)
+    speed.take()
     journal_cpu = journal_cpu_seconds()
     on_disk = commit_seconds(SCRATCH)
     card, card_figures = sd_card()
-    zero_2w = zero.ZERO_2W.on(card)
+    speed.take()
+    zero_2w = zero.zero_2w(speed.cpu_factor()).on(card)
     result = figures(quiet, sizes.seats)
     result += wire_figures("one bus", quiet.presses)
     result += wire_figures("one bus, other core busy", loaded.presses)
@@ -548,13 +553,14 @@ def measure(sizes: Sizes) -> list[Figure]:
              zero_2w.on(dataclasses.replace(card, tails=False))),
             ("zero_sd_flush", "SD card with a cache, a flush as one more write (assumed)",
              zero_2w.on(dataclasses.replace(card, flushes=True))),
-            ("zero_cpu8", "CPU x 8", dataclasses.replace(zero_2w, cpu_factor=8.0)),
+            ("zero_cpu10", "CPU x 10", dataclasses.replace(zero_2w, cpu_factor=10.0)),
             ("zero_cpu12", "CPU x 12", dataclasses.replace(zero_2w, cpu_factor=12.0)),
             ("zero_unfixed", "core clock not fixed (I2C at 250 kHz)",
              dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ))):
         result += model_figures(key, f"Zero 2 W model, {what}", quiet, pi, journal_cpu,
                                 p99_only=True)
     result += card_figures
+    result += speed.figures()
     result.append(Figure("journal_cpu", "journal append computing (RAM disk), here",
                          journal_cpu * 1000, "ms"))
     result.append(Figure("zero_i2c_hz", "Zero 2 W I2C clock with install.sh's settings",

@@ -32,10 +32,10 @@ would need the bytes, which a trace does not keep. Where the Zero's slower wire 
 seat's work pile up that the service would fold into one frame, the model's wire carries
 more than the service's would.
 
-:data:`HERE` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
+:func:`here` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
 wake-ups as recorded): replaying the traces on it must reproduce what the emulated wire
 measured on the same run (BENCHMARKS.md gives the two side by side), which is what makes
-:data:`ZERO_2W` worth reading. Its constants and where they come from:
+:func:`zero_2w` worth reading. Its constants and where they come from:
 
 - ``ZERO_I2C_HZ``: 399,361 Hz. systemd/install.sh sets ``dtparam=i2c_arm_baudrate=400000``
   and ``core_freq=250``. The BSC controller divides the VPU core clock
@@ -46,11 +46,9 @@ measured on the same run (BENCHMARKS.md gives the two side by side), which is wh
   wire without ``core_freq`` (250 kHz, the issue's measurement).
 - ``BITS_PER_BYTE``, ``FRAMING_BITS``, ``TRANSFER_OVERHEAD``: the emulated wire's
   (:mod:`hardware.drivers.emulated_wire`, where each is sourced).
-- ``CPU_FACTOR``: 10. Python on the Zero 2 W (Cortex-A53 at 1 GHz, in order) against one
-  core of the x86 VM these figures come from: 8-10 times slower, as timed with this bench's
-  own press path (profiled in the issue that asked for the first model). No published
-  Python benchmark of a Zero 2 W is among this project's sources, so the slow end is used
-  and BENCHMARKS.md shows the model at 8 and 12 as well.
+- The CPU factor: how many times as long Python takes on the Zero 2 W (four Cortex-A53 at
+  1 GHz) as here, from a published timing of one Python loop on the same core, the loop
+  timed here in the same run (:mod:`bench.cortex_a53`, where its sources are).
 - ``COMMIT_WRITES``, ``TALLY_WRITES``, ``CHECKPOINT_WRITES``: what each journal append sends
   the card, measured (:mod:`bench.commit_writes`: the kernel's own count of requests on a
   loop-mounted ext4 made and mounted as Raspberry Pi OS's root, 300 settled appends to a
@@ -88,7 +86,6 @@ from dataclasses import dataclass, field
 
 from hardware.drivers.emulated_wire import I2C_HZ, wire_seconds
 
-CPU_FACTOR = 10.0
 WAKE = 0.0002
 I2C_ASKED = 400_000  # install.sh: dtparam=i2c_arm_baudrate=400000
 CORE_CLOCK = 250_000_000  # install.sh: core_freq=250 on a Pi 3 and a Zero 2 W
@@ -217,8 +214,10 @@ class Pi:
                                    checkpoint=card.checkpoint)
 
 
-ZERO_2W = Pi(CPU_FACTOR, ZERO_I2C_HZ, SD_CARD.commit, lambda trace: WAKE, SD_CARD.tally,
-             SD_CARD.checkpoint)
+def zero_2w(cpu_factor: float) -> Pi:
+    """The Zero 2 W on its SD card, its Python ``cpu_factor`` times as slow as here."""
+    return Pi(cpu_factor, ZERO_I2C_HZ, SD_CARD.commit, lambda trace: WAKE, SD_CARD.tally,
+              SD_CARD.checkpoint)
 
 
 def here(commits: Sequence[float]) -> Pi:
