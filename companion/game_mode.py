@@ -25,7 +25,7 @@ from hardware.base import Code
 from .cut import CutInPlay
 from .effects import KeyRevealed, Tell
 from .journal import Journal
-from .journal_chain import history_digest
+from .journal_chain import Chain
 from .memory import TableMemory
 from .mode import Applied, StartGame
 from .record import GameRecord, JournaledAction
@@ -46,7 +46,7 @@ class GameMode:
         self.restarted = restarted  # resumed paused after a restart, until someone resumes
         self.auto_paused = False  # the game is paused because a seat's link went down
         self.ended_at: float | None = None  # when the game ended: presses settle first
-        self._digest: tuple[tuple[object, ...], str] = ((), "")  # (history, its digest)
+        self._chain = Chain()  # the history's digest, shown at the end
 
     @property
     def cutting(self) -> CutInPlay:
@@ -89,13 +89,9 @@ class GameMode:
         return Code("Commitment", commitment(self.record.key))
 
     def shown_digest(self) -> str:
-        """:func:`history_digest` of the record, made once for each history: an ended game
-        shows it on every seat's PEEK face, the public screen and its code, and each redraw
-        asks again (one SHA-256 link an entry: most of an ended game's redraw, made anew)."""
-        history = (self.record.seed, *self.record.entries)
-        if self._digest[0] != history:
-            self._digest = (history, history_digest(self.record))
-        return self._digest[1]
+        """The history's digest (:func:`companion.journal_chain.history_digest`): an ended
+        game shows it on every seat's PEEK face, the public screen and its code."""
+        return self._chain.follow(self.record)
 
     # --- the table's own changes ---------------------------------------------------------------
 
@@ -185,6 +181,7 @@ class GameMode:
         self.record.entries.append(line)
         dealt = self.cutting.deal(self.state)
         self.journal.append(self.record, line)
+        self.shown_digest()  # its link now: the press that ends the game has none to make
         return dealt
 
     def _learn(self, effects: Iterable[Effect]) -> list[Effect]:

@@ -102,10 +102,36 @@ def history_digest(record: GameRecord) -> str:
     newest link of its chain (setup, commitment and every action), as the journal stores
     it, so a history edited afterwards, even with its chain made again, no longer gives
     the digest the players noted."""
-    head = record_genesis(record)
-    for index, entry in enumerate(record.entries):
-        head = link(head, index, entry)
-    return head.hex()[:DIGEST_DIGITS]
+    return Chain().follow(record)
+
+
+class Chain:
+    """A game's chain kept as its history grows: asked after each action, the digest costs
+    one link then, and the press that ends the game, whose screens every seat waits for,
+    has none left to make (made at once it was one link an entry on that press)."""
+
+    def __init__(self) -> None:
+        self._setup: tuple[bytes, bytes] | None = None  # the key and seed the start is of
+        self._linked: list[JournaledAction] = []
+        self._heads: list[bytes] = []  # the start, then the link after each entry linked
+
+    def follow(self, record: GameRecord) -> str:
+        """:func:`history_digest` of ``record``, linking only what is new since the last
+        call: entries from one no longer in the history (undone, cut) are linked again."""
+        if (record.key, record.seed) != self._setup:
+            self._setup = (record.key, record.seed)
+            self._linked, self._heads = [], [record_genesis(record)]
+        entries = record.entries
+        kept = len(self._linked)
+        if kept > len(entries) or (kept and entries[kept - 1] is not self._linked[-1]):
+            pairs = enumerate(zip(entries, self._linked, strict=False))
+            kept = next((index for index, (entry, linked) in pairs if entry is not linked),
+                        min(kept, len(entries)))
+            del self._linked[kept:], self._heads[kept + 1:]
+        for index in range(kept, len(entries)):
+            self._heads.append(link(self._heads[-1], index, entries[index]))
+            self._linked.append(entries[index])
+        return self._heads[-1].hex()[:DIGEST_DIGITS]
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,63 @@ def test_fairness_digest_shown_is_the_history_as_it_stands() -> None:
         assert again == Code("Key, digest", KEY.hex() + history_digest(record)) != ended
 
 
+def test_fairness_digest_follows_a_history_undone_cut_and_taken_again() -> None:
+    """The digest kept as the history grows is always the whole history's chain, link by
+    link from its setup, whatever happened to the history since it was last asked: entries
+    added, undone, cut off, others taken in their place."""
+    def folded(record) -> str:
+        head = journal_chain.record_genesis(record)
+        for index, entry in enumerate(record.entries):
+            head = journal_chain.link(head, index, entry)
+        return head.hex()[:journal_chain.DIGEST_DIGITS]
+
+    with Table(seats=3, key=KEY) as table:
+        _open_cut(table, 3)
+        for seat in (1, 2, 3):
+            table.wait(0.7)
+            table.choose(seat, "cut")
+        _play_to_the_end(table, b"fairness chain player")
+        record = table.app.session.record
+    history = list(record.entries)
+    record.entries.clear()
+    chain = journal_chain.Chain()
+    shown = set()
+    for entry in history:
+        record.entries.append(entry)
+        shown.add(chain.follow(record))
+        assert chain.follow(record) == folded(record)
+    for change in (lambda: record.entries.pop(), lambda: record.entries.append(
+            JournaledAction(2, "undone and taken again", 9.0)),
+            lambda: record.entries.__delitem__(slice(len(history) // 2, None)),
+            lambda: record.entries.extend(history[len(history) // 2 + 1:])):
+        change()
+        assert chain.follow(record) == folded(record)
+    assert len(shown) == len(history)
+
+
+def test_fairness_the_press_that_ends_the_game_makes_one_link_at_most(monkeypatch) -> None:
+    """Every seat waits for the screens of the press that ends the game, which show the
+    history's digest: the chain is kept as the game goes, so that press links its own entry
+    and no other (made at once, it was one link an entry of the game)."""
+    links = []
+    real = journal_chain.link
+    monkeypatch.setattr(journal_chain, "link", lambda *args: links.append(1) or real(*args))
+    with Table(seats=3, key=KEY) as table:
+        _open_cut(table, 3)
+        for seat in (1, 2, 3):
+            table.wait(0.7)
+            table.choose(seat, "cut")
+        moves = SeededRandom(b"fairness last press player")
+        for _ in range(3000):
+            if table.app.session.state.is_terminal():
+                break
+            links.clear()
+            random_table_step(table, moves, system=False)
+        assert table.app.session.state.is_terminal()
+        assert len(table.app.session.record.entries) > 10
+        assert len(links) <= 2  # its entry, by the game and by the journal
+
+
 def _play_to_the_end(table: Table, player: bytes) -> None:
     """Random presses by every seat (``player`` seeds their choices) until the game is over."""
     moves = SeededRandom(player)
