@@ -113,9 +113,9 @@ class TimedBus:
         entered = time.thread_time()
         self._bus.i2c_rdwr(*i2c_msgs)
         carried = self._bus.wire.carried[-len(i2c_msgs):]  # one writer a wire: these are ours
-        for message, crossed in zip(i2c_msgs, carried, strict=True):
+        for index, (message, crossed) in enumerate(zip(i2c_msgs, carried, strict=True)):
             self._sink.sent(self._bus.wire.root, self._reached(message.addr),
-                            Transfer.written(message), entered, crossed.ended)
+                            Transfer.written(message), entered, crossed.ended, joined=index > 0)
             entered = time.thread_time()  # the ioctl's Python was the first message's
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
@@ -187,9 +187,10 @@ class Tracer:
         self.frames: dict[int, _Handed] = {}  # id(chorus part) -> its latest frame handed
 
     def sent(self, bus: int, seats: tuple[int, ...], transfer: Transfer,
-             entered: float, at: float | None = None) -> None:
+             entered: float, at: float | None = None, *, joined: bool = False) -> None:
         """``transfer`` is off the wire (at ``at``, ``perf_counter``; None: now); the bus
-        call that carried it began at ``entered`` (the sending thread's CPU). A writer's
+        call that carried it began at ``entered`` (the sending thread's CPU); ``joined``:
+        it went in the same ``I2C_RDWR`` as the message before it on its bus. A writer's
         CPU for it is what it spent from the end of its last transfer to that call (for the
         later messages of one ``I2C_RDWR``, none): the call itself (the emulated wire, its
         sleep, this tracing) stands for the ioctl and the driver, which the Zero model charges
@@ -207,7 +208,8 @@ class Tracer:
             return
         if trace is not None:
             off = time.perf_counter() if at is None else at
-            trace.sent.append(zero.Sent(off, cpu, bus, seats, transfer.wire_bytes, writer_cpu))
+            trace.sent.append(zero.Sent(off, cpu, bus, seats, transfer.wire_bytes, writer_cpu,
+                                        joined))
         if handed is not None:
             self.handed.since = time.thread_time()
 

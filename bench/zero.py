@@ -20,9 +20,8 @@ else the earliest queued. A transfer the service shared between seats (one mux s
 several channels, for screens that show the same bytes) crosses the wire once and completes
 every seat it reached; a mux switch goes with the transfer after it, as the service holds
 the mux for both. So a press meets the background redraws on the wire as it does in the
-service. Not modelled: a presser's frame going as one ``I2C_RDWR`` (its messages are
-separate transfers in the trace, each charged its overhead, and the model may put another
-press's transfer between two of them, which the service cannot); the GIL between the loop
+service; the messages of one ``I2C_RDWR`` (the presser's frame) cross together, each
+charged its overhead, no other transfer between them. Not modelled: the GIL between the loop
 and the writer (the writer's own Python is charged to the wire, not also to the loop); a
 yielded step's frames folding into the edge step's for the same seats; and a seat's new
 work superseding its queued, unsent work. The traces hold what the service sent here,
@@ -159,6 +158,8 @@ class Sent:
     wire_bytes: int
     writer_cpu: float = 0.0  # a writer thread's own CPU to make this transfer (luma, smbus;
     # not the wire's wait, whose own CPU is the ioctl's: TRANSFER_OVERHEAD)
+    joined: bool = False  # one I2C_RDWR with the transfer before it on its bus: the wire
+    # is held for the whole call
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,8 @@ class _Loop:
 @dataclass(frozen=True)
 class _Send:
     """What the writer sends as one: a transfer and the mux switches just before it on its
-    bus (the service holds the mux for both), handed over at ``cpu``."""
+    bus (the service holds the mux for both), or every message of one ``I2C_RDWR``, handed
+    over at ``cpu``."""
 
     cpu: float
     seats: frozenset[int]
@@ -405,13 +407,19 @@ class _Send:
 
 
 def _sends(sent: Sequence[Sent]) -> list[_Send]:
-    """Each transfer with the switches before it; a switch no transfer followed reaches no
-    seat but still takes the wire."""
-    sends = []
+    """Each transfer with the switches before it, the messages of one call together; a
+    switch no transfer followed reaches no seat but still takes the wire."""
+    sends: list[_Send] = []
+    last: dict[int, int] = {}  # bus -> its last transfer's place in ``sends``
     switches: dict[int, list[Sent]] = {}
     for one in sent:
-        if one.seats:
+        if one.joined and one.bus in last:
+            call = sends[last[one.bus]]
+            sends[last[one.bus]] = _Send(max(call.cpu, one.cpu), call.seats | set(one.seats),
+                                         (*call.sent, one))
+        elif one.seats:
             group = (*switches.pop(one.bus, []), one)
+            last[one.bus] = len(sends)
             sends.append(_Send(max(s.cpu for s in group), frozenset(one.seats), group))
         else:
             switches.setdefault(one.bus, []).append(one)

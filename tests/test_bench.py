@@ -232,6 +232,24 @@ def test_zero_model_makes_the_next_write_wait_for_the_flushers_checkpoint():
     assert done == pytest.approx(checkpointed + draw * pi.cpu_factor + wire - 0.001)
 
 
+def test_zero_model_keeps_the_messages_of_one_call_together_on_the_wire():
+    """The messages of one I2C_RDWR cross back to back, the wire held for the whole call: a
+    press that lands during the call's third message waits for its tenth, then goes before
+    the rest of the redraw; each message is charged its own overhead."""
+    from bench import zero
+
+    pi = zero.zero_2w(MODEL_FACTOR).on(dataclasses.replace(zero.SD_CARD, tails=False))
+    transfer = (34 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
+    tick = zero.Trace(None, 0.0, sent=[zero.Sent(0.0, 0.0, 1, (2,), 34, joined=0 < n < 10)
+                                       for n in range(30)])
+    lands = 2.5 * transfer - zero.WAKE
+    press = zero.Trace(1, lands, cpu_started=1.0, cpu_ended=1.0,
+                       sent=[zero.Sent(0.0, 1.0, 1, (1,), 34)])
+    tick_on_pi, press_on_pi = zero.simulate([tick, press], pi, journal_cpu=0.0)
+    assert press_on_pi.presser_done == pytest.approx(11 * transfer - lands)
+    assert tick_on_pi.last_done == pytest.approx(31 * transfer)
+
+
 def test_zero_model_serves_the_presser_first_and_makes_a_press_wait_one_transfer():
     """On the model's one wire the presser's frame goes before the other seats' frames of its
     step, and a press that lands while a background redraw is on the wire waits for the
@@ -418,7 +436,7 @@ def test_traces_mark_where_a_step_looks_at_the_loop_s_queue_and_each_message_of_
     """The model yields where the service's redraw looks at its queue: the trace keeps each
     look made inside a step on the loop's thread (not the loop's own between steps). The
     messages of one ``I2C_RDWR`` are each stamped, in the order they crossed, the call's
-    Python charged to its first."""
+    Python charged to its first, the later ones marked as joined to it."""
     import threading
 
     from smbus2 import i2c_msg
@@ -444,6 +462,7 @@ def test_traces_mark_where_a_step_looks_at_the_loop_s_queue_and_each_message_of_
     first, second = trace.sent[1:]
     assert (first.wire_bytes, second.wire_bytes) == (3, 3) and first.at <= second.at
     assert [c.ended for c in pi.carried()[-2:]] == [first.at, second.at]
+    assert (trace.sent[0].joined, first.joined, second.joined) == (False, False, True)
 
 
 def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
