@@ -103,17 +103,21 @@ class Timings:
     """The published loop timed here, each reading's shape, at the moments :meth:`take` is
     called: a run takes them between the parts whose CPU the factor scales."""
 
+    repeats: int = 1
     rounds: int = ROUNDS
     seconds: dict[str, list[float]] = field(default_factory=dict)
 
     def take(self) -> None:
-        """Time each shape once, scaled to the published 10,000 rounds."""
-        for reading in READINGS:
-            started = time.thread_time()
-            reading.loop(self.rounds)
-            spent = time.thread_time() - started
-            self.seconds.setdefault(reading.key, []).append(
-                spent * PUBLISHED_ROUNDS / self.rounds)
+        """Time each shape ``repeats`` times, the shapes in turn, each scaled to the
+        published 10,000 rounds (this machine's speed moves within seconds: many short
+        timings spread over the run give a median the traces' CPU can be set against)."""
+        for _ in range(self.repeats):
+            for reading in READINGS:
+                started = time.thread_time()
+                reading.loop(self.rounds)
+                spent = time.thread_time() - started
+                self.seconds.setdefault(reading.key, []).append(
+                    spent * PUBLISHED_ROUNDS / self.rounds)
 
     def here(self, reading: Reading) -> float:
         """The median of this run's timings of ``reading``'s shape."""

@@ -71,7 +71,7 @@ class Idle:
 def measure(sizes: Sizes) -> list[Figure]:
     # As the idle part: the speaker opens after ready and, silent, closes its mixer again.
     settle = min(IDLE_SETTLE, sizes.idle_seconds)
-    speed = cortex_a53.Timings()
+    speed = cortex_a53.Timings(sizes.loop_timings)
     speed.take()
     with tempfile.TemporaryDirectory(prefix="phones-", dir=SCRATCH) as folder:
         for name in ("wired", "phones"):

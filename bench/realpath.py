@@ -528,7 +528,7 @@ def other_core_busy() -> Iterator[None]:
 
 def measure(sizes: Sizes) -> list[Figure]:
     text = table_toml(sizes.seats, ONE_BUS)
-    speed = cortex_a53.Timings()
+    speed = cortex_a53.Timings(sizes.loop_timings)
     speed.take()
     quiet = traces(text, sizes.real_presses)
     speed.take()

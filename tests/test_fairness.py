@@ -165,10 +165,7 @@ def test_fairness_digest_shown_is_the_history_as_it_stands() -> None:
     a history that is not the one it was made of (here an entry more, as a table's own
     action would add): the code never shows the digest of a history that no longer is."""
     with Table(seats=3, key=KEY) as table:
-        _open_cut(table, 3)
-        for seat in (1, 2, 3):
-            table.wait(0.7)
-            table.choose(seat, "cut")
+        _cut_by_three(table)
         _play_to_the_end(table, b"fairness digest player")
         record = table.app.session.record
         ended = table.app.session.mode.public_code()
@@ -189,10 +186,7 @@ def test_fairness_digest_follows_a_history_undone_cut_and_taken_again() -> None:
         return head.hex()[:journal_chain.DIGEST_DIGITS]
 
     with Table(seats=3, key=KEY) as table:
-        _open_cut(table, 3)
-        for seat in (1, 2, 3):
-            table.wait(0.7)
-            table.choose(seat, "cut")
+        _cut_by_three(table)
         _play_to_the_end(table, b"fairness chain player")
         record = table.app.session.record
     history = list(record.entries)
@@ -220,10 +214,7 @@ def test_fairness_the_press_that_ends_the_game_makes_one_link_at_most(monkeypatc
     real = journal_chain.link
     monkeypatch.setattr(journal_chain, "link", lambda *args: links.append(1) or real(*args))
     with Table(seats=3, key=KEY) as table:
-        _open_cut(table, 3)
-        for seat in (1, 2, 3):
-            table.wait(0.7)
-            table.choose(seat, "cut")
+        _cut_by_three(table)
         moves = SeededRandom(b"fairness last press player")
         for _ in range(3000):
             if table.app.session.state.is_terminal():
@@ -233,6 +224,14 @@ def test_fairness_the_press_that_ends_the_game_makes_one_link_at_most(monkeypatc
         assert table.app.session.state.is_terminal()
         assert len(table.app.session.record.entries) > 10
         assert len(links) <= 2  # its entry, by the game and by the journal
+
+
+def _cut_by_three(table: Table) -> None:
+    """Mind Invaders for three, each player cutting in turn."""
+    _open_cut(table, 3)
+    for seat in (1, 2, 3):
+        table.wait(0.7)
+        table.choose(seat, "cut")
 
 
 def _play_to_the_end(table: Table, player: bytes) -> None:
