@@ -26,7 +26,7 @@ waits for a core do not count, its changes of speed during the run do).
 The model runs at the Raspberry Pi's reading: the Zero's own family of chip, under the
 Python a Zero runs (Raspberry Pi OS's build, on glibc). The Snapdragon's is the other
 core's, under another build of Python on another C library (postmarketOS is Alpine's musl)
-at a clock its reader did not give, and it says 1.3 to 1.5 times slower; the bench shows
+at a clock its reader did not give, and it says 1.4 to 2 times slower; the bench shows
 the model at that factor and at 12 beside it. The loop is arithmetic in the interpreter, in
 the core's first-level cache; the service's steps also run C (PIL, SQLite) over more
 memory, which an in-order core with a smaller cache may run slower than the loop says.
@@ -104,7 +104,6 @@ class Timings:
     called: a run takes them between the parts whose CPU the factor scales."""
 
     repeats: int = 1
-    rounds: int = ROUNDS
     seconds: dict[str, list[float]] = field(default_factory=dict)
 
     def take(self) -> None:
@@ -114,10 +113,10 @@ class Timings:
         for _ in range(self.repeats):
             for reading in READINGS:
                 started = time.thread_time()
-                reading.loop(self.rounds)
+                reading.loop(ROUNDS)
                 spent = time.thread_time() - started
                 self.seconds.setdefault(reading.key, []).append(
-                    spent * PUBLISHED_ROUNDS / self.rounds)
+                    spent * PUBLISHED_ROUNDS / ROUNDS)
 
     def here(self, reading: Reading) -> float:
         """The median of this run's timings of ``reading``'s shape."""

@@ -46,7 +46,7 @@ measured on the same run (BENCHMARKS.md gives the two side by side), which is wh
 - ``BITS_PER_BYTE``, ``FRAMING_BITS``, ``TRANSFER_OVERHEAD``: the emulated wire's
   (:mod:`hardware.drivers.emulated_wire`, where each is sourced).
 - The CPU factor: how many times as long Python takes on the Zero 2 W (four Cortex-A53 at
-  1 GHz) as here, from a published timing of one Python loop on the same core, the loop
+  1 GHz) as here, from published timings of one Python loop on the same core, the loop
   timed here in the same run (:mod:`bench.cortex_a53`, where its sources are).
 - ``COMMIT_WRITES``, ``TALLY_WRITES``, ``CHECKPOINT_WRITES``: what each journal append sends
   the card, measured (:mod:`bench.commit_writes`: the kernel's own count of requests on a
