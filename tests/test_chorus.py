@@ -26,7 +26,7 @@ from hardware.drivers import chorus
 from hardware.drivers.bus import BusWriter, RecordingBus, Tca9548a, Transfer
 from hardware.drivers.chorus import NOP, Chorus
 from hardware.drivers.oled import CONTROLLERS, OledScreen
-from hardware.drivers.planner import FRAME_BYTES, plan, transfers
+from hardware.drivers.planner import FRAME_BYTES, I2C_BLOCK, plan, transfers
 
 from .test_oled import ADDRESS, Ram, image_from
 
@@ -50,6 +50,7 @@ class MuxedWire(RecordingBus):
         self._credit = 0
         self.waiting = 0
         self.calls: list[int] = []  # each i2c_rdwr call's message count
+        self.call_bytes: list[int] = []  # each call's bytes on the wire (a command write: one)
 
     def hold(self) -> None:
         with self._ready:
@@ -75,11 +76,13 @@ class MuxedWire(RecordingBus):
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
         self._wait()
         self._answered()
+        self.call_bytes.append(2 + len(data))
         super().write_i2c_block_data(i2c_addr, register, data)
 
     def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
         """One ``I2C_RDWR``: each of its messages crosses when the test lets it."""
         self.calls.append(len(i2c_msgs))
+        self.call_bytes.append(sum(1 + len(message) for message in i2c_msgs))
         for message in i2c_msgs:
             self._wait()
             self._answered()
@@ -415,6 +418,28 @@ def test_the_presser_s_frame_is_one_system_call(rig: Rig) -> None:
     since = rig.wire.transfers[mark:]
     assert data_bytes(since) == 2 * FRAME_BYTES  # the presser's, then the others' once
     assert all(shown(rig.wire, channel) == frame for channel in range(8))
+
+
+def test_a_screen_nobody_waits_for_goes_a_block_a_call(rig: Rig) -> None:
+    """A frame no press waits for goes in calls of several messages (one system call, and
+    one return of the GIL to the writer, for a window's addressing and its block, or for
+    several small windows), none longer on the wire than one block of RAM bytes and the
+    longest addressing: a press that lands meanwhile waits no longer than that."""
+    show(rig.screens[0], noise(0))
+    rig.drain()
+    frame = bytearray(noise(0))
+    frame[128:256] = noise(1)[128:256]  # a whole page: one window, a block
+    for page in range(2, 8):  # and a few bytes here and there: small windows
+        for column in (3, 60, 120):
+            frame[page * 128 + column] ^= 0xFF
+    calls, mark = len(rig.wire.call_bytes), len(rig.wire.transfers)
+    show(rig.screens[0], bytes(frame))
+    rig.drain()
+    messages = [t for t in rig.wire.transfers[mark:] if t.address != MUX]
+    sizes = rig.wire.call_bytes[calls:]
+    assert max(sizes) <= 2 + I2C_BLOCK + 2 + CONTROLLERS["ssd1306"].address_bytes
+    assert len(sizes) <= len(messages) // 2
+    assert shown(rig.wire, 0) == bytes(frame)
 
 
 def test_frames_handed_over_while_the_presser_is_sent_ride_along(

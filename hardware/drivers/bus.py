@@ -197,10 +197,10 @@ Job = Callable[[], None]
 
 
 class Task(Protocol):
-    """Work a :class:`BusWriter` takes one transfer at a time (a screen's pending update)."""
+    """Work a :class:`BusWriter` takes one bus call at a time (a screen's pending update)."""
 
     def step(self) -> bool:
-        """Make at most one transfer; False once nothing is left to send."""
+        """Make at most one bus call; False once nothing is left to send."""
         ...
 
 
@@ -232,11 +232,13 @@ class BusWriter:
     One writer per wire, not per ``/dev/i2c-N`` (docs/ARCHITECTURE.md §10): the channels of a
     mux share their parent's wire, and two writers on one wire interleave their transfers, so
     a press would wait for every other seat's. The loop hands each screen's update over and
-    goes on drawing; the writer takes work *transfer by transfer*: before each transfer it
-    picks the urgent task (the screen of the seat whose press caused the step) if there is
-    one, else the longest-queued. So the presser's frame goes whole before another seat's
-    bytes of the same step, and a press that lands while a background redraw (an hourglass
-    tick, a notice timing out) is on the wire waits for one transfer, not for that redraw.
+    goes on drawing; the writer takes work *call by call* (a task's step is one bus call: a
+    transfer, or a few of them in one ``I2C_RDWR``): before each call it picks the urgent
+    task (the screen of the seat whose press caused the step) if there is one, else the
+    longest-queued. So the presser's frame goes whole before another seat's bytes of the
+    same step, and a press that lands while a background redraw (an hourglass tick, a notice
+    timing out) is on the wire waits for one of its calls (one block: 3 ms at 400 kHz), not
+    for that redraw.
     A task submitted again while queued keeps its place (a seat's newer frame supersedes its
     queued one: the screen plans from the bytes its device really holds). Whoever owns a
     screen on the wire :meth:`attach` es; the thread ends when the last one :meth:`release` s.

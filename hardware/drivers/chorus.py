@@ -7,12 +7,14 @@ every seat, the cut, the deal, the seats that sit out a game) the chorus sends i
 with all their channels connected, instead of once a seat: on one 400 kHz wire that is what
 keeps the last seat of a turn change in step with the first.
 
-How the work is ordered, between two transfers (so a new frame waits for one transfer at most):
+How the work is ordered, between two calls (so a new frame waits for one call at most):
 
 - The screen whose press is awaited first, then the others in the order they were handed over.
-  The awaited screen's transfers go as one ``I2C_RDWR`` of several messages (each still its
-  own I2C write): one system call, and one return of the GIL to the writer, for the
-  presser's whole frame, which a player is waiting for; the others' go one a call.
+  Transfers to the same displays go as one ``I2C_RDWR`` of several messages (each still its
+  own I2C write): one system call, and one return of the GIL to the writer, for many. The
+  awaited screen's whole frame goes in one call, as a player is waiting for it; another's
+  in calls no longer on the wire than one block and its window's addressing, so a press
+  that lands meanwhile waits no longer than for one block (3 ms at 400 kHz).
 - Screens that are to show the same frame go as one *group*, where its first member would go.
   The presser's group sends the presser's own plan (not a byte more for the presser), every
   member of the group connected; what the others still lack follows. Another group sends once
@@ -42,7 +44,7 @@ from dataclasses import dataclass, field
 from smbus2 import i2c_msg
 
 from .bus import BusWriter, I2cBus, MuxChannel, Tca9548a
-from .planner import WIDTH, Addressing, Run, Window, plan, transfers
+from .planner import I2C_BLOCK, WIDTH, Addressing, Run, Window, plan, transfers
 
 DISPLAY_OFF = 0xAE
 DISPLAY_ON = 0xAF
@@ -159,9 +161,9 @@ class Chorus:
             pass
 
     def step(self) -> bool:
-        """One transfer of the pending work (on the writer's thread); False when none is left.
+        """One call of the pending work (on the writer's thread); False when none is left.
 
-        A transfer that fails takes its parts out of the work (each is told through its
+        A call that fails takes its parts out of the work (each is told through its
         ``failed``) and the rest goes on: one unplugged display never stops the others.
         """
         with self.lock:
@@ -190,20 +192,35 @@ class Chorus:
         return True
 
     def _next_jobs(self) -> list[_Job]:
-        """The next transfer, or for the awaited screen all its transfers to the same
-        displays that follow (up to :data:`RDWR_MESSAGES`): one ``I2C_RDWR`` of several
-        messages, so the presser's frame costs one system call and one return of the GIL
-        to the writer, not one per transfer (a press that lands meanwhile waits for it: a
-        press waits for one transfer of a background redraw, and for another press's
-        screen). A screen handed the same frame meanwhile rides with what is left of it."""
+        """The next transfer and those that follow it to the same displays, as one
+        ``I2C_RDWR`` of several messages (each still its own I2C write): one system call and
+        one return of the GIL to the writer for all of them, not one each. For the awaited
+        screen all of them (up to :data:`RDWR_MESSAGES`): the presser's frame is what a player
+        waits for, and a press that lands meanwhile waits for it. For any other screen no
+        more than one full block and its window's addressing on the wire
+        (:attr:`_call_bytes`), so a press that lands while a background redraw is on the
+        wire waits for no longer than one block (3 ms at 400 kHz). A screen handed the same
+        frame meanwhile rides with what is left of the awaited one."""
         job = self._jobs.popleft()
         jobs = [job]
-        if self._awaited is None or self._awaited not in job.parts or job.switches:
+        if job.switches:
             return jobs
+        awaited = self._awaited is not None and self._awaited in job.parts
+        room = self._call_bytes - _wire_bytes(job)
         while (self._jobs and len(jobs) < RDWR_MESSAGES and self._jobs[0].parts == job.parts
                and not self._jobs[0].switches):
+            if not awaited:
+                room -= _wire_bytes(self._jobs[0])
+                if room < 0:
+                    break
             jobs.append(self._jobs.popleft())
         return jobs
+
+    @property
+    def _call_bytes(self) -> int:
+        """The wire bytes of one full block and its window's addressing command (each with
+        its address and control byte): the most a call to a screen nobody waits for holds."""
+        return 2 + I2C_BLOCK + 2 + self.controller.address_bytes
 
     # --- planning (under the lock) --------------------------------------------------------
 
@@ -419,6 +436,11 @@ class Chorus:
             self._stale = True
         for part in parts:
             part.failed(error)
+
+
+def _wire_bytes(job: _Job) -> int:
+    """``job``'s bytes on the wire: the address byte, the control byte, the payload."""
+    return 2 + (len(job.commands) or sum(end - start for start, end in job.spans))
 
 
 def _message(job: _Job) -> bytes:

@@ -66,13 +66,15 @@ def sleeping(transfer: Transfer, seconds: float) -> None:
 class Carried:
     """One transfer as it crossed a wire: the ``/dev/i2c-N`` it was written to, the mux
     channels connected then (a kernel mux: its one channel; empty: no mux, or none selected
-    yet), and when it was over (``perf_counter``). It reached every display at its address
-    on every one of ``channels``."""
+    yet), when it was over (``perf_counter``), and the call it crossed in (numbered on its
+    wire: the messages of one ``I2C_RDWR`` share one). It reached every display at its
+    address on every one of ``channels``."""
 
     bus: int
     channels: frozenset[int]
     transfer: Transfer
     ended: float
+    call: int
 
 
 class Wire:
@@ -84,6 +86,7 @@ class Wire:
         self._gate = gate
         self._hz = hz
         self._channels: frozenset[int] = frozenset()
+        self._calls = 0
         self._lock = threading.Lock()
 
     def carry(self, bus: int, kernel_channel: int | None, *transfers: Transfer) -> None:
@@ -91,6 +94,7 @@ class Wire:
         several messages: the adapter is locked for the whole ``i2c_transfer``, and a
         kernel mux selects its channel once for it)."""
         with self._lock:
+            self._calls += 1
             if kernel_channel is not None and self._channels != {kernel_channel}:
                 self._channels = frozenset({kernel_channel})
                 self._pass(bus, Transfer(KERNEL_MUX_ADDRESS, None, bytes([1 << kernel_channel])))
@@ -101,7 +105,8 @@ class Wire:
 
     def _pass(self, bus: int, transfer: Transfer) -> None:
         self._gate(transfer, wire_seconds(transfer.wire_bytes, self._hz))
-        self.carried.append(Carried(bus, self._channels, transfer, time.perf_counter()))
+        self.carried.append(Carried(bus, self._channels, transfer, time.perf_counter(),
+                                    self._calls))
 
 
 class WireBus:

@@ -26,7 +26,7 @@ BLANK_FRAME = bytes(FRAME_BYTES)
 
 # The RAM bytes of one transfer (an ``i2c_rdwr`` message, not luma's 32-byte SMBus blocks):
 # each transfer costs its address and control bytes and the driver's set-up, so a longer one
-# sends fewer, and a press behind a redraw still waits for one transfer only (3 ms at 400 kHz).
+# sends fewer, and a press behind a redraw still waits for one block only (3 ms at 400 kHz).
 I2C_BLOCK = 128
 
 
