@@ -107,6 +107,7 @@ class Chorus:
     _awaited: Part | None = field(default=None, init=False)
     _awaited_jobs: int = field(default=0, init=False)
     _riders: list[Part] = field(default_factory=list, init=False)
+    _joining: list[Part] = field(default_factory=list, init=False)  # planned after the rest
     _after_awaited: bool = field(default=False, init=False)  # plan again once it is sent
     _order: int = field(default=0, init=False)
 
@@ -134,21 +135,36 @@ class Chorus:
             self._stale = True
 
     def handed(self, part: Part, *, urgent: bool) -> None:
-        """``part`` has new work (under the lock): plan again before the next transfer; but
+        """``part`` has new work (under the lock): plan again before the next call; but
         while the awaited screen's frame is on its way, another's new frame rides along
         with it if it is the same frame, else waits for it (nothing is planned again on the
-        presser's time)."""
+        presser's time). A frame that changes no plan already made (nothing of the screen
+        is queued, no other pending screen is to show the same frame) is planned alone and
+        queued after the rest: the others are not planned again for it, each time one of a
+        turn change's eight seats is handed over while the first are on the wire."""
         if not part.queued:
             self._order += 1
             part.queued = self._order
         if urgent:
             self._awaited = part
         if urgent or part is self._awaited or not self._awaited_jobs:
-            self._stale = True
+            if urgent or part is self._awaited or self._stale or not self._joins(part):
+                self._stale = True
+            elif part not in self._joining:
+                self._joining.append(part)
         else:
             self._after_awaited = True
             if part not in self._riders:
                 self._riders.append(part)
+
+    def _joins(self, part: Part) -> bool:
+        """Whether ``part``'s new frame can be planned after the plan made, leaving it as it
+        is: nothing of ``part`` is in it, and no other screen waits to show that frame."""
+        if any(part in job.parts for job in self._jobs):
+            return False
+        return not self._shared(part) or not any(
+            other is not part and other.queued and other.want == part.want and self._shared(other)
+            for other in self._parts)
 
     def submit(self, urgent: bool) -> None:
         """Queue the chorus on its writer (it keeps its place if queued)."""
@@ -173,6 +189,8 @@ class Chorus:
                     self._replan()
             elif self._riders:
                 self._ride()
+            elif self._joining:
+                self._join()
             if not self._jobs:
                 return False
             jobs = self._next_jobs()
@@ -230,6 +248,7 @@ class Chorus:
         planned on the presser's time; everything else once it is sent."""
         self._stale = self._after_awaited = False
         self._riders.clear()
+        self._joining.clear()
         self._jobs.clear()
         self._planned.clear()
         pending = []
@@ -261,6 +280,19 @@ class Chorus:
         self._awaited_jobs = sum(1 for job in self._jobs if awaited in job.parts)
         if awaited is not None and not self._awaited_jobs:
             self._answered()
+        if not self._jobs:
+            self._finish()
+
+    def _join(self) -> None:
+        """Plan the screens handed frames that change no plan made, each after the rest."""
+        joining, self._joining = self._joining, []
+        for part in joining:
+            if not part.present:
+                part.want, part.queued, part.off, part.on = None, 0, False, False
+                continue
+            self._jobs.extend(self._together([part]) if self._shared(part) else self._alone(part))
+            if part.want is not None:
+                self._planned[id(part)] = part.want
         if not self._jobs:
             self._finish()
 
@@ -385,9 +417,11 @@ class Chorus:
                 bus.i2c_rdwr(*(i2c_msg.write(self.address, _message(job)) for job in jobs))
 
     def _connected(self, parts: tuple[Part, ...]) -> AbstractContextManager[I2cBus]:
-        if len(parts) == 1:
-            return nullcontext(parts[0].bus)  # its own bus: a mux channel selects itself
-        assert self.mux is not None
+        """The bus to write ``parts`` on: with a mux, its parent bus with their channels
+        connected (one screen's too: its channel's own methods would only select it again,
+        through two more context managers a call); else the one screen's own bus."""
+        if self.mux is None:
+            return nullcontext(parts[0].bus)
         mask = 0
         for part in parts:
             assert part.channel is not None
