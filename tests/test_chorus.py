@@ -442,6 +442,38 @@ def test_a_screen_nobody_waits_for_goes_a_block_a_call(rig: Rig) -> None:
     assert shown(rig.wire, 0) == bytes(frame)
 
 
+def test_a_frame_handed_over_while_others_are_sent_plans_none_of_them_again(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seats handed their frames one by one while the first are on the wire (a turn change
+    on a slow Pi) are each planned once, after the rest: the writer does not plan the
+    queued seats again for every one of them, with the wire idle meanwhile."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    blocker = Blocker()
+    rig.writer.submit(blocker, lambda error: None)
+    assert blocker.inside.wait(HANG)
+    for number in range(4):
+        show(rig.screens[number], noise(70 + number))
+    rig.wire.hold()
+    blocker.released.set()
+    rig.wire.until_waiting()  # four seats planned, the first one's first call on the wire
+    planned: list[bytes] = []
+
+    def counted(old: bytes | None, new: bytes, controller: object) -> object:
+        planned.append(new)
+        return plan(old, new, controller)
+
+    monkeypatch.setattr(chorus, "plan", counted)
+    for number in range(4, 7):
+        show(rig.screens[number], noise(70 + number))
+    rig.wire.open()
+    rig.drain()
+    seat_of = {noise(70 + number): number for number in range(8)}
+    assert [seat_of.get(frame) for frame in planned] == [4, 5, 6]
+    assert all(shown(rig.wire, number) == noise(70 + number) for number in range(7))
+
+
 def test_frames_handed_over_while_the_presser_is_sent_ride_along(
         rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
     """A presser's frame longer than one ``I2C_RDWR`` (here three messages a call) is on
