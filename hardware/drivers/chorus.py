@@ -26,9 +26,12 @@ How the work is ordered, between two calls (so a new frame waits for one call at
   display that is gone would not be noticed: each member of a shared write is then asked alone
   (a NOP), and a display that stopped answering fails there, as it would alone.
 
-Plans are made on the writer's thread from the RAM each display really holds (each
-:class:`Part`'s ``held``, kept transfer by transfer), and made again whenever a member is
-handed a newer frame: nothing is planned from a frame that did not all reach its panel.
+Plans are made from the RAM each display really holds (each :class:`Part`'s ``held``, kept
+transfer by transfer): nothing is planned from a frame that did not all reach its panel. A
+screen with nothing queued or on the wire is planned as it is handed its frame, on the
+handing thread, while the wire carries what is queued (alone, or again with the queued
+screens that are to show the same frame); any other change makes the writer plan the
+pending work again before its next call.
 A screen on no mux (or a kernel mux's channel, its own ``/dev/i2c-N``) is a chorus of one.
 """
 
@@ -107,7 +110,7 @@ class Chorus:
     _awaited: Part | None = field(default=None, init=False)
     _awaited_jobs: int = field(default=0, init=False)
     _riders: list[Part] = field(default_factory=list, init=False)
-    _joining: list[Part] = field(default_factory=list, init=False)  # planned after the rest
+    _flying: tuple[Part, ...] = field(default=(), init=False)  # the parts of the call sent now
     _after_awaited: bool = field(default=False, init=False)  # plan again once it is sent
     _order: int = field(default=0, init=False)
 
@@ -135,31 +138,55 @@ class Chorus:
             self._stale = True
 
     def handed(self, part: Part, *, urgent: bool) -> None:
-        """``part`` has new work (under the lock): plan again before the next call; but
-        while the awaited screen's frame is on its way, another's new frame rides along
-        with it if it is the same frame, else waits for it (nothing is planned again on the
-        presser's time). A frame that changes no plan already made (nothing of the screen
-        is queued, no other pending screen is to show the same frame) is planned alone and
-        queued after the rest: the others are not planned again for it, each time one of a
-        turn change's eight seats is handed over while the first are on the wire."""
+        """``part`` has new work (under the lock, on the thread that hands it over).
+
+        A frame that changes no plan already made (nothing of the screen is queued or on
+        the wire, no other pending screen is to show the same frame) is planned here and
+        now, and queued after the rest, or before it if a press awaits it: its planning is
+        done while the wire carries what is queued, not between two calls with the wire
+        idle, and the others are not planned again for it (a turn change hands eight seats
+        over one by one while the first are sent). A frame that does change a plan makes
+        the writer plan everything again before its next call; but while the awaited frame
+        is on its way, another's same frame rides along with it, and a frame that changes a
+        plan waits for it (nothing is planned again on the presser's time).
+        """
         if not part.queued:
             self._order += 1
             part.queued = self._order
-        if urgent:
+        if self._stale:
+            if urgent:
+                self._awaited = part
+        elif urgent and not self._awaited_jobs and self._joins(part):
             self._awaited = part
-        if urgent or part is self._awaited or not self._awaited_jobs:
-            if urgent or part is self._awaited or self._stale or not self._joins(part):
-                self._stale = True
-            elif part not in self._joining:
-                self._joining.append(part)
-        else:
+            self._plan_first(part)
+        elif urgent or part is self._awaited:
+            self._awaited = part
+            self._stale = True
+        elif self._awaited_jobs and self._rides(part):
             self._after_awaited = True
             if part not in self._riders:
                 self._riders.append(part)
+        elif self._joins(part):
+            self._plan_alone(part)
+        elif (group := self._regroup(part)) is not None:
+            self._plan_together(group)
+        elif self._awaited_jobs:
+            self._after_awaited = True
+        else:
+            self._stale = True
+
+    def _rides(self, part: Part) -> bool:
+        """Whether ``part`` is to show the frame the awaited screen is being sent."""
+        awaited = self._awaited
+        return (awaited is not None and self._shared(part) and self._shared(awaited)
+                and part.want == awaited.want)
 
     def _joins(self, part: Part) -> bool:
         """Whether ``part``'s new frame can be planned after the plan made, leaving it as it
-        is: nothing of ``part`` is in it, and no other screen waits to show that frame."""
+        is: the display is there, nothing of ``part`` is queued or on the wire (what it
+        holds is what it will hold), and no other screen waits to show that frame."""
+        if not part.present or part in self._flying:
+            return False
         if any(part in job.parts for job in self._jobs):
             return False
         return not self._shared(part) or not any(
@@ -189,15 +216,15 @@ class Chorus:
                     self._replan()
             elif self._riders:
                 self._ride()
-            elif self._joining:
-                self._join()
             if not self._jobs:
                 return False
             jobs = self._next_jobs()
+            self._flying = jobs[0].parts
         try:
             self._send(jobs)
         except OSError as error:
             with self.lock:
+                self._flying = ()
                 for part in jobs[0].parts:
                     part.present = False
                 self._stale = True
@@ -205,6 +232,7 @@ class Chorus:
                 part.failed(error)
             return True
         with self.lock:
+            self._flying = ()
             for job in jobs:
                 self._sent(job)
         return True
@@ -248,7 +276,6 @@ class Chorus:
         planned on the presser's time; everything else once it is sent."""
         self._stale = self._after_awaited = False
         self._riders.clear()
-        self._joining.clear()
         self._jobs.clear()
         self._planned.clear()
         pending = []
@@ -283,17 +310,53 @@ class Chorus:
         if not self._jobs:
             self._finish()
 
-    def _join(self) -> None:
-        """Plan the screens handed frames that change no plan made, each after the rest."""
-        joining, self._joining = self._joining, []
-        for part in joining:
-            if not part.present:
-                part.want, part.queued, part.off, part.on = None, 0, False, False
-                continue
-            self._jobs.extend(self._together([part]) if self._shared(part) else self._alone(part))
+    def _regroup(self, part: Part) -> list[Part] | None:
+        """The pending screens that are to show ``part``'s frame, ``part`` among them in
+        the order they were handed over, when they can be planned again together where the
+        first of them is queued: none of them is on the wire or awaited, and no queued
+        transfer of theirs reaches another screen. None: they cannot."""
+        if not part.present or not self._shared(part):
+            return None
+        group = [other for other in self._parts if other.queued and self._shared(other)
+                 and other.want == part.want]
+        group.sort(key=lambda other: other.queued)
+        if self._awaited in group or any(other in self._flying for other in group):
+            return None
+        if any(other not in group for job in self._jobs if any(p in group for p in job.parts)
+               for other in job.parts):
+            return None
+        return group
+
+    def _plan_together(self, group: list[Part]) -> None:
+        """Plan ``group`` (see :meth:`_regroup`) where its first queued transfer was."""
+        theirs = [any(part in group for part in job.parts) for job in self._jobs]
+        at = theirs.index(True) if True in theirs else len(theirs)  # all before it are kept
+        kept = [job for job, mine in zip(self._jobs, theirs, strict=True) if not mine]
+        self._jobs = deque([*kept[:at], *self._together(group), *kept[at:]])
+        for part in group:
             if part.want is not None:
                 self._planned[id(part)] = part.want
-        if not self._jobs:
+        if not self._jobs and not self._flying:
+            self._finish()
+
+    def _plan_first(self, part: Part) -> None:
+        """Plan the awaited ``part`` (see :meth:`_joins`) before what is queued."""
+        jobs = self._together([part]) if self._shared(part) else self._alone(part)
+        self._jobs.extendleft(reversed(jobs))
+        self._awaited_jobs = len(jobs)
+        if part.want is not None:
+            self._planned[id(part)] = part.want
+        if not jobs:
+            self._answered()
+        if not self._jobs and not self._flying:
+            self._finish()
+
+    def _plan_alone(self, part: Part) -> None:
+        """Plan ``part`` (see :meth:`_joins`) after what is queued."""
+        self._jobs.extend(self._together([part]) if self._shared(part) else self._alone(part))
+        if part.want is not None:
+            self._planned[id(part)] = part.want
+        if not self._jobs and not self._flying:
             self._finish()
 
     def _ride(self) -> None:
