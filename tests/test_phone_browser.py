@@ -153,6 +153,40 @@ def test_a_device_with_no_key_in_its_address_gets_no_frame(three_phones, strange
     assert stranger.state("frame") is None
 
 
+def test_a_phone_whose_network_comes_back_before_its_retry_stays_seated(three_phones):
+    """The network comes back while the page waits to retry: it connects at once, and the
+    retry, when its time comes, opens no second socket (which would seat the phone again,
+    the table closing the first: the page would say the seat was opened elsewhere)."""
+    table = three_phones
+    phone = table.phones[3]
+    driver = phone.driver
+    driver.execute_script("""
+        window.retries = [];
+        window.realTimers = [window.setTimeout, window.WebSocket];
+        window.setTimeout = (callback) => window.retries.push(callback);  // held, not timed
+        window.sockets = 0;
+        const Socket = window.WebSocket;
+        window.WebSocket = function (...args) { window.sockets += 1; return new Socket(...args); };
+        window.WebSocket.OPEN = Socket.OPEN;
+    """)
+    try:
+        server = table.seats[3].inputs[0]
+        seat = server.seats[3]
+        server._loop.call_soon_threadsafe(seat.connection.close, 1001, "gone")
+        table.pump(until=lambda: not table.app.links.is_up(3))
+        phone.wait_for("state", "offline")
+        assert driver.execute_script("return window.retries.length") == 1
+        driver.execute_script("window.dispatchEvent(new Event('online'))")
+        phone.wait_for("state", "playing")
+        table.pump(until=lambda: table.app.links.is_up(3))
+        driver.execute_script("for (const retry of window.retries.splice(0)) retry();")
+        assert driver.execute_script("return window.sockets") == 1
+        assert phone.state("state") == "playing"
+        assert table.app.links.is_up(3)
+    finally:
+        driver.execute_script("[window.setTimeout, window.WebSocket] = window.realTimers;")
+
+
 def test_a_phone_that_loses_the_network_keeps_its_seat_and_every_press(three_phones):
     """Offline on the table while away; a press made meanwhile arrives once it is back,
     exactly once, and the phone is seated again on the same seat."""

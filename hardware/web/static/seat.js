@@ -110,15 +110,21 @@ function send(plain) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(seal(plain));
 }
 
+// One socket at a time: the retry and the network's coming back each connect only if no
+// socket is open or opening, and a socket this page has left behind is not listened to (a
+// second one would seat this phone again, and the table would close the first as REPLACED).
 function connect() {
-  socket = new WebSocket(`ws://${location.host}/ws/seat/${seat}`);
-  socket.binaryType = "arraybuffer";
-  socket.onopen = () => socket.send(seal(hello()));
-  socket.onmessage = (event) => {
+  const mine = new WebSocket(`ws://${location.host}/ws/seat/${seat}`);
+  socket = mine;
+  mine.binaryType = "arraybuffer";
+  mine.onopen = () => mine.send(seal(hello()));
+  mine.onmessage = (event) => {
+    if (socket !== mine) return;
     const plain = unseal(new Uint8Array(event.data));
     if (plain) receive(plain);
   };
-  socket.onclose = (event) => {
+  mine.onclose = (event) => {
+    if (socket !== mine) return;
     socket = null;
     if (event.code === TAKEN) {
       refuse("This seat is taken",
@@ -136,10 +142,14 @@ function connect() {
       refuse("Seat opened elsewhere", "This seat is open in another tab on this phone.");
     } else {
       setState("offline", "Offline: reconnecting...");
-      setTimeout(connect, retryIn);
+      setTimeout(reconnect, retryIn);
       retryIn = Math.min(retryIn * 2, 4000);
     }
   };
+}
+
+function reconnect() {
+  if (!socket) connect();
 }
 
 function receive(plain) {
@@ -265,6 +275,6 @@ if (key === null) {
   refuse("No seat in this link",
     "This address has no seat's key: open the whole link the table shows, or scan its code.");
 } else {
-  addEventListener("online", () => { if (!socket) connect(); });
+  addEventListener("online", reconnect);
   connect();
 }
