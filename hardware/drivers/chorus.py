@@ -145,10 +145,13 @@ class Chorus:
         now, and queued after the rest, or before it if a press awaits it: its planning is
         done while the wire carries what is queued, not between two calls with the wire
         idle, and the others are not planned again for it (a turn change hands eight seats
-        over one by one while the first are sent). A frame that does change a plan makes
-        the writer plan everything again before its next call; but while the awaited frame
-        is on its way, another's same frame rides along with it, and a frame that changes a
-        plan waits for it (nothing is planned again on the presser's time).
+        over one by one while the first are sent). A frame that queued screens are to show
+        too, or that supersedes one still queued, is planned again with theirs where the
+        first of them is queued, when none of them is awaited or on the wire and their
+        transfers reach no other screen. Anything else makes the writer plan everything
+        again before its next call; but while the awaited frame is on its way, another's
+        same frame rides along with it, and the rest waits for it (nothing is planned again
+        on the presser's time).
         """
         if not part.queued:
             self._order += 1
