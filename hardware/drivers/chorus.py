@@ -336,29 +336,31 @@ class Chorus:
         at = theirs.index(True) if True in theirs else len(theirs)  # all before it are kept
         kept = [job for job, mine in zip(self._jobs, theirs, strict=True) if not mine]
         self._jobs = deque([*kept[:at], *self._together(group), *kept[at:]])
-        for part in group:
-            if part.want is not None:
-                self._planned[id(part)] = part.want
-        if not self._jobs and not self._flying:
-            self._finish()
+        self._queued(group)
 
     def _plan_first(self, part: Part) -> None:
         """Plan the awaited ``part`` (see :meth:`_joins`) before what is queued."""
-        jobs = self._together([part]) if self._shared(part) else self._alone(part)
+        jobs = self._plan_of(part)
         self._jobs.extendleft(reversed(jobs))
         self._awaited_jobs = len(jobs)
-        if part.want is not None:
-            self._planned[id(part)] = part.want
         if not jobs:
             self._answered()
-        if not self._jobs and not self._flying:
-            self._finish()
+        self._queued([part])
 
     def _plan_alone(self, part: Part) -> None:
         """Plan ``part`` (see :meth:`_joins`) after what is queued."""
-        self._jobs.extend(self._together([part]) if self._shared(part) else self._alone(part))
-        if part.want is not None:
-            self._planned[id(part)] = part.want
+        self._jobs.extend(self._plan_of(part))
+        self._queued([part])
+
+    def _plan_of(self, part: Part) -> list[_Job]:
+        return self._together([part]) if self._shared(part) else self._alone(part)
+
+    def _queued(self, parts: list[Part]) -> None:
+        """``parts``' plans are queued: each is done once its frame is sent (:meth:`_finish`,
+        at once if nothing is queued or on the wire)."""
+        for part in parts:
+            if part.want is not None:
+                self._planned[id(part)] = part.want
         if not self._jobs and not self._flying:
             self._finish()
 
