@@ -56,8 +56,9 @@ def test_bench_quick_run_reports_every_figure_with_its_baseline(quick_run):
 def test_the_zero_2w_is_as_much_slower_as_the_published_a53_loop_runs_here(quick_run):
     """The Zero 2 W's CPU factor is the Raspberry Pi 3B+'s published time of one Python loop
     over the same loop timed here in its shape during the run, the Snapdragon 625's reading
-    beside it. An x86 core of the last decade runs that loop 2 to 30 times as fast as an A53
-    at 1 GHz: a loop the interpreter skipped, or a time in the wrong unit, lands outside."""
+    beside it. An x86 core runs that loop many times as fast as an A53 at 1 GHz (the machines
+    this suite has run on read 7 to 30 times): a loop the interpreter skipped, or a time in
+    the wrong unit (a thousand times out), lands far outside 2 to 100."""
     from bench import cortex_a53
 
     _, figures = quick_run
@@ -65,7 +66,7 @@ def test_the_zero_2w_is_as_much_slower_as_the_published_a53_loop_runs_here(quick
     each = [figures[f"zero_cpu_factor_{reading.key}"]["value"]
             for reading in cortex_a53.READINGS]
     assert factor == each[0]
-    assert all(2 < one < 30 for one in each)
+    assert all(2 < one < 100 for one in each)
 
 
 def test_the_published_loop_is_timed_in_each_reading_s_shape():
