@@ -358,7 +358,7 @@ class RealTable:
                 assert pending is not None
                 trace = pending
             else:  # a background step: a tick, a notice timing out, a release nobody waits on
-                trace = zero.Trace(None, time.perf_counter())
+                trace = zero.Trace(None, time.perf_counter(), event=bool(events))
             with tracer.lock:
                 trace.started = time.perf_counter()
                 trace.cpu_started = time.thread_time()

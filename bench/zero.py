@@ -2,17 +2,18 @@
 
 The real-shaped bench (:mod:`bench.realpath`) records every step the loop thread took while
 the bot played: the presses, and the background steps no press caused (an hourglass tick, a
-notice timing out), each with the loop thread's CPU (``time.thread_time``, so a busy
-machine's waits for a core do not count), its journal writes and every I2C transfer (its
-seat, its bytes, the writer thread's own CPU to make it). :func:`simulate` replays the whole
-session on a :class:`Pi`, in the order the steps came: one loop thread, computing
-``cpu_factor`` times as long as here, on which a step yields to the edge after it as the
-service's redraw does (``App._others``): at each of the redraw's looks at the loop's queue
-(before each seat after the first, recorded in the trace) it stops if the next step is an
-edge that has come, its CPU after its last moment (the public screen) still charged, and
-what it had left, with the CPU between, is drawn after the edge's whole step, which never
-yields itself (never two redraws in a row); a journal append's commit on the card while the loop
-goes on drawing, the loop waiting for it where it settled the journal (before its first
+notice timing out, a release nobody waits on), each with the loop thread's CPU
+(``time.thread_time``, so a busy machine's waits for a core do not count), its journal
+writes and every I2C transfer (its seat, its bytes, the writer thread's own CPU to make it).
+:func:`simulate` replays the whole session on a :class:`Pi`: one loop thread, computing
+``cpu_factor`` times as long as here, taking the steps as the service's loop takes them (an
+event found on its queue before a deadline that fell due meanwhile), on which a step yields
+to an event as the service's redraw does (``App._others``): at each of the redraw's looks at
+the loop's queue (before each seat after the first, recorded in the trace) it stops if an
+event's edge has come, its CPU after its last moment (the public screen) still charged, and
+what it had left, with the CPU between, is drawn after that event's whole step, which never
+yields itself (never two redraws in a row); a journal append's commit on the card while the
+loop goes on drawing, the loop waiting for it where it settled the journal (before its first
 write to a screen); and one wire, every seat on it (each shipped table has one bus), taken
 transfer by transfer as :class:`hardware.drivers.bus.BusWriter` takes it: before each
 transfer, the earliest queued one that reaches a seat whose press is waiting (the presser),
@@ -20,16 +21,16 @@ else the earliest queued. A transfer the service shared between seats (one mux s
 several channels, for screens that show the same bytes) crosses the wire once and completes
 every seat it reached; a mux switch goes with the transfer after it, as the service holds
 the mux for both. So a press meets the background redraws on the wire as it does in the
-service; the messages of one ``I2C_RDWR`` (the presser's frame) cross together, each
-charged its overhead, no other transfer between them. Not modelled: the GIL between the loop
-and the writer (the writer's own Python is charged to the wire, not also to the loop); a
-yielded step's frames folding into the edge step's for the same seats; and a seat's new
-work superseding its queued, unsent work. The traces hold what the service sent here,
-after its own superseding, and the model sends every one of those transfers, a seat's
-later ones behind its earlier: dropping a seat's share of a transfer queued for several
-would need the bytes, which a trace does not keep. Where the Zero's slower wire lets a
-seat's work pile up that the service would fold into one frame, the model's wire carries
-more than the service's would.
+service; the messages of one ``I2C_RDWR`` (the presser's frame) cross together, each charged
+its overhead, no other transfer between them. Not modelled: the GIL between the loop and the
+writer (the writer's own Python is charged to the wire, not also to the loop); a yielded
+step's frames folding into the edge step's for the same seats; and a seat's new work
+superseding its queued, unsent work. The traces hold what the service sent here, after its
+own superseding, and the model sends every one of those transfers, a seat's later ones
+behind its earlier: dropping a seat's share of a transfer queued for several would need the
+bytes, which a trace does not keep. Where the Zero's slower wire lets a seat's work pile up
+that the service would fold into one frame, the model's wire carries more than the service's
+would.
 
 :func:`here` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
 wake-ups as recorded): replaying the traces on it must reproduce what the emulated wire
@@ -179,6 +180,8 @@ class Trace:
 
     seat: int | None
     pressed_at: float
+    event: bool = False  # a background step that took an event off the loop's queue (a
+    # release nobody waits on), not one that fell due (a tick, a notice timing out)
     started: float = 0.0  # the loop thread took the edge
     cpu_started: float = 0.0  # the loop thread's thread_time then
     ended: float = 0.0  # its step was over
@@ -194,6 +197,11 @@ class Trace:
 
     def presser_changed(self) -> bool:
         return self.seat is not None and self.seat in self.seats_changed()
+
+    @property
+    def queued(self) -> bool:
+        """The step took an event off the loop's queue: a press's edge, or another event."""
+        return self.seat is not None or self.event
 
 
 @dataclass(frozen=True)
@@ -304,35 +312,40 @@ _Moment = tuple[float, int, object]  # that CPU (``thread_time`` here), what, wi
 
 def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
              seed: int = 27) -> list[OnPi]:
-    """Every step on ``pi`` in the order they came (one :class:`OnPi` each, times from the
-    step's edge). ``journal_cpu``: a journal append's computing here (its commit on a RAM
-    disk); the commit itself is ``pi.commit``'s, made once the disk is done with the one
-    before and what came after it.
+    """Every step on ``pi`` as the service's loop takes them (one :class:`OnPi` each, times
+    from the step's edge). ``journal_cpu``: a journal append's computing here (its commit on
+    a RAM disk); the commit itself is ``pi.commit``'s, made once the disk is done with the
+    one before and what came after it.
 
-    A step yields to the edge after it as the service's redraw does (``App._others``): at
-    each of its looks at the loop's queue (``Trace.checks``, before each seat after the
-    first), if the edge has come (its ``pressed_at`` and wake-up) the step stops there and
-    its CPU after its last moment (the public screen) is charged; what it had left, with
-    the CPU between, follows the edge's whole step, which never yields itself (never two
-    redraws in a row)."""
+    The loop takes what it would take (:func:`companion.loop.run_loop`): once free, the
+    first event on its queue whose edge (and wake-up) has come, else the first step that
+    fell due (a deadline: a tick, a notice timing out), so a press the loop finds waiting
+    goes before a tick that fell due meanwhile. A step yields to the queue as the service's
+    redraw does (``App._others``): at each of its looks at the loop's queue
+    (``Trace.checks``, before each seat after the first), if an event's edge has come the
+    step stops there and its CPU after its last moment (the public screen) is charged; what
+    it had left, with the CPU between, follows that event's whole step, which never yields
+    itself (never two redraws in a row). A deadline puts nothing on the queue: no step
+    yields to one."""
     loop = _Loop(pi, journal_cpu, random.Random(seed), _Wire())
-    order = sorted(range(len(steps)), key=lambda i: steps[i].pressed_at)
+    left = sorted(range(len(steps)), key=lambda i: _edge(steps[i], pi))
     carried: tuple[int, float, list[_Moment]] | None = None  # a yielded step's rest
-    for position, index in enumerate(order):
+    while left:
+        index = _taken(steps, left, pi, loop.free)
+        left.remove(index)
         trace = steps[index]
         now = max(_edge(trace, pi), loop.free)
-        following = steps[order[position + 1]] if position + 1 < len(order) else None
         may_yield = carried is None  # never two redraws in a row
-        waiting = (_edge(following, pi) if may_yield and following is not None
-                   and following.seat is not None else None)
+        waiting = (min((_edge(steps[i], pi) for i in left if steps[i].queued), default=None)
+                   if may_yield else None)
         moments = _moments(trace)
-        now, cpu, left = loop.run(moments, index, trace.seat, now, trace.cpu_started, waiting)
+        now, cpu, rest = loop.run(moments, index, trace.seat, now, trace.cpu_started, waiting)
         last = moments[-1][0] if moments else cpu
         loop.free = now + max(0.0, trace.cpu_ended - max(cpu, last)) * pi.cpu_factor
         if carried is not None:
-            step, stopped, rest = carried
-            loop.free = loop.run(rest, step, None, loop.free, stopped)[0]
-        carried = (index, cpu, left) if left else None
+            step, stopped, moments_left = carried
+            loop.free = loop.run(moments_left, step, None, loop.free, stopped)[0]
+        carried = (index, cpu, rest) if rest else None
     loop.wire.run()
     results = []
     for index, trace in enumerate(steps):
@@ -341,6 +354,20 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
         presser = done.get(trace.seat) if trace.seat is not None else None
         results.append(OnPi(presser, max(done.values(), default=None)))
     return results
+
+
+def _taken(steps: Sequence[Trace], left: Sequence[int], pi: Pi, free: float) -> int:
+    """The step the loop takes next, free at ``free``, of ``left`` (in the order of their
+    edges): the first queued event that has come by the time it takes one, else the first
+    step."""
+    first = left[0]
+    now = max(free, _edge(steps[first], pi))
+    for index in left:
+        if _edge(steps[index], pi) > now:
+            break
+        if steps[index].queued:
+            return index
+    return first
 
 
 def _edge(trace: Trace, pi: Pi) -> float:

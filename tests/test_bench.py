@@ -356,6 +356,34 @@ def test_zero_model_yields_only_to_an_edge_only_where_the_redraw_looks_never_twi
     assert tick_on_pi.last_done == pytest.approx(0.030 + transfer)
 
 
+def test_zero_model_takes_a_waiting_press_before_a_deadline_that_fell_due():
+    """The loop takes an event off its queue before a deadline that fell due while it was
+    busy (``events.get`` returns what waits): a tick yields to a press even though a notice
+    timed out between them; the press is drawn first, then the tick's rest, then the
+    notice's step, which the order of the steps' starts put before the press. An event
+    that is not a press (a release nobody waits on) makes the tick yield too; a deadline
+    does not."""
+    from bench import zero
+
+    pi = zero.zero_2w(MODEL_FACTOR).on(dataclasses.replace(zero.SD_CARD, tails=False))
+    transfer = (34 * BITS_PER_BYTE + FRAMING_BITS) / pi.i2c_hz + TRANSFER_OVERHEAD
+
+    def notice(event):
+        """A step at 4 ms taking 1 ms here (10 ms on the Zero) that hands seat 5 a frame."""
+        return zero.Trace(None, 0.004, event=event, cpu_started=3.0, cpu_ended=3.001,
+                          sent=[zero.Sent(0.0, 3.001, 1, (5,), 34)])
+
+    press = _pressing(0.005)
+    tick_on_pi, notice_on_pi, press_on_pi = zero.simulate(
+        [_ticking(None), notice(False), press], pi, journal_cpu=0.0)
+    assert press_on_pi.presser_done == pytest.approx(0.020 + transfer - press.pressed_at)
+    assert notice_on_pi.last_done == pytest.approx(0.055 + transfer - 0.004)
+    assert tick_on_pi.last_done == pytest.approx(0.045 + transfer)
+    for event, tick_done in ((True, 0.045), (False, 0.030)):
+        tick_on_pi, _ = zero.simulate([_ticking(None), notice(event)], pi, journal_cpu=0.0)
+        assert tick_on_pi.last_done == pytest.approx(tick_done + transfer)
+
+
 def test_zero_i2c_clock_is_the_divided_core_clock_install_sh_fixes():
     """With install.sh's core_freq=250 and 400 kHz asked, the driver's even divider (626)
     gives 399,361 Hz; without a fixed core clock the wire runs at 5/8 of what was asked."""
