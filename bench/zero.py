@@ -24,7 +24,8 @@ the mux for both. So a press meets the background redraws on the wire as it does
 service; the messages of one ``I2C_RDWR`` (the presser's frame) cross together, each charged
 its overhead, no other transfer between them. Not modelled: the GIL between the loop and the
 writer (the writer's own Python is charged to the wire, not also to the loop); a yielded
-step's frames folding into the edge step's for the same seats; and a seat's new work
+step's frames, or those of a deadline that fell due during an event's step, folding into
+the event step's for the same seats (each is drawn after it, whole); and a seat's new work
 superseding its queued, unsent work. The traces hold what the service sent here, after its
 own superseding, and the model sends every one of those transfers, a seat's later ones
 behind its earlier: dropping a seat's share of a transfer queued for several would need the
