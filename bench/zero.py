@@ -337,8 +337,8 @@ def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
         trace = steps[index]
         now = max(_edge(trace, pi), loop.free)
         may_yield = carried is None  # never two redraws in a row
-        waiting = (min((_edge(steps[i], pi) for i in left if steps[i].queued), default=None)
-                   if may_yield else None)
+        waiting = (next((_edge(steps[i], pi) for i in left if steps[i].queued), None)
+                   if may_yield else None)  # ``left`` is in the order of the edges
         moments = _moments(trace)
         now, cpu, rest = loop.run(moments, index, trace.seat, now, trace.cpu_started, waiting)
         last = moments[-1][0] if moments else cpu
