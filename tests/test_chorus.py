@@ -278,6 +278,62 @@ def test_each_frame_goes_to_the_screens_that_show_it(rig: Rig) -> None:
     assert all(shown(rig.wire, number) == frame for number, frame in frames.items())
 
 
+def paged(pages: Sequence[int]) -> bytes:
+    """A frame whose page ``n`` is page ``n`` of ``noise(pages[n])``: frames that share some
+    pages (a turn change's title and body) and differ in others (each seat's action bar)."""
+    return b"".join(noise(seed)[page * 128 : (page + 1) * 128] for page, seed in enumerate(pages))
+
+
+def test_frames_that_differ_in_a_line_share_the_rest(rig: Rig) -> None:
+    """A turn change: eight seats go from their own noise to one title and body, each with
+    its own action bar (the last two pages). The six shared pages cross the wire once, every
+    seat connected; each bar goes to its seat alone; every seat shows its own frame, and
+    the last write each heard was to it alone (one it would fail, were it gone)."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    mark = len(rig.wire.transfers)
+    frames = [paged((80, 81, 82, 83, 84, 85, 90 + n, 100 + n)) for n in range(8)]
+    with rig.together():
+        for screen, frame in zip(rig.screens, frames, strict=True):
+            show(screen, frame)
+    since = rig.wire.transfers[mark:]
+    assert data_bytes(since) == 6 * 128 + 8 * 2 * 128  # not 8 * 1024
+    heard = per_channel(since)
+    for channel in range(8):
+        assert shown(rig.wire, channel) == frames[channel]
+        masks = [mask for mask, t in heard[channel]]
+        assert 0xFF in masks and masks[-1] == 1 << channel
+
+
+def test_a_frame_handed_over_while_another_is_sent_joins_the_blocks_not_yet_sent(
+        rig: Rig) -> None:
+    """A slow loop: seat 0's whole new frame (one window, eight blocks) is on its way, its
+    second block on the wire, when seat 1 is handed a frame that differs from it in the last
+    page only. Seat 1 joins the five blocks still queued that it shares, pointed at the third
+    page by one write of its own, and is sent the other pages alone: 1 KiB and three pages
+    cross the wire, not two frames."""
+    for number, screen in enumerate(rig.screens[:2]):
+        show(screen, noise(number))
+    rig.drain()
+    first = paged((80, 81, 82, 83, 84, 85, 86, 87))
+    second = paged((80, 81, 82, 83, 84, 85, 86, 88))
+    mark = len(rig.wire.transfers)
+    rig.wire.hold()
+    show(rig.screens[0], first)
+    rig.wire.let(3)  # the switch, the addressing, the first block
+    rig.wire.until_waiting()
+    show(rig.screens[1], second)
+    rig.wire.open()
+    rig.drain()
+    since = rig.wire.transfers[mark:]
+    assert data_bytes(since) == FRAME_BYTES + 3 * 128
+    shared = [t for mask, t in per_channel(since)[1] if mask == 0b11 and t.control == 0x40]
+    assert len(shared) == 5
+    assert shown(rig.wire, 0) == first
+    assert shown(rig.wire, 1) == second
+
+
 def test_a_private_face_goes_alone_whatever_the_others_show() -> None:
     """Two seats open their private faces at once: what the wire carries is the same whether
     their secrets are the same or not (no shared write would tell that they are)."""
@@ -299,6 +355,31 @@ def test_a_private_face_goes_alone_whatever_the_others_show() -> None:
             rig.close()
 
     assert wire_shape(50) == wire_shape(51)
+
+
+def test_a_public_frame_never_joins_a_private_face_s_writes() -> None:
+    """Seat 0 opens its private face while seat 1 is handed a public frame whose pages are,
+    or are not, those of the secret: what the wire carries is the same either way (a shared
+    write would tell another screen's pixels are the secret's)."""
+
+    def wire_shape(public: bytes) -> list[tuple]:
+        rig = Rig(2)
+        try:
+            for number, screen in enumerate(rig.screens):
+                show(screen, noise(number))
+            rig.drain()
+            mark = len(rig.wire.transfers)
+            with rig.together():
+                rig.screens[0].disclose(image_from(_unpacked(noise(50))))
+                show(rig.screens[1], public)
+            assert shown(rig.wire, 0) == noise(50) and shown(rig.wire, 1) == public
+            return [(t.address, t.control, len(t.data) if t.control == 0x40 else t.data)
+                    for t in rig.wire.transfers[mark:]]
+        finally:
+            rig.close()
+
+    secret = noise(50)
+    assert wire_shape(secret[:768] + noise(51)[768:]) == wire_shape(noise(52))
 
 
 def test_a_display_that_is_gone_is_noticed_and_the_others_show_their_frame(rig: Rig) -> None:
@@ -390,6 +471,37 @@ def test_every_screen_ends_up_showing_its_last_frame(rounds) -> None:
             for number, choice in enumerate(frames):
                 if choice is not None:
                     last[number] = noise(300 + choice)
+                    show(rig.screens[number], last[number])
+            rig.wire.let(sent)
+        rig.wire.open()
+        rig.drain()
+        assert all(shown(rig.wire, number) == frame for number, frame in last.items())
+    finally:
+        rig.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(rounds=st.lists(st.tuples(st.lists(st.one_of(st.none(), st.lists(
+                           st.integers(0, 2), min_size=8, max_size=8)), min_size=4, max_size=4),
+                                 st.one_of(st.none(), st.integers(0, 3)), st.integers(0, 12)),
+                       min_size=1, max_size=4))
+def test_screens_whose_frames_share_pages_each_end_up_showing_their_own(rounds) -> None:
+    """As above, with frames made of pages from a small pool (so screens share some pages
+    and not others, and join each other's windows, whole or mid-way): each screen ends up
+    showing exactly the last frame it was given."""
+    rig = Rig(4)
+    try:
+        last = {number: noise(200 + number) for number in range(4)}
+        for number, screen in enumerate(rig.screens):
+            show(screen, last[number])
+        rig.drain()
+        rig.wire.hold()
+        for frames, presser, sent in rounds:
+            if presser is not None:
+                rig.screens[presser].awaited()
+            for number, pages in enumerate(frames):
+                if pages is not None:
+                    last[number] = paged([310 + 3 * page + seed for page, seed in enumerate(pages)])
                     show(rig.screens[number], last[number])
             rig.wire.let(sent)
         rig.wire.open()

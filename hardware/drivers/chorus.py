@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from smbus2 import i2c_msg
 
 from .bus import BusWriter, I2cBus, MuxChannel, Tca9548a
-from .planner import I2C_BLOCK, WIDTH, Addressing, Run, Window, plan, transfers
+from .planner import I2C_BLOCK, WIDTH, Addressing, Run, Window, differing, plan, transfers
 
 DISPLAY_OFF = 0xAE
 DISPLAY_ON = 0xAF
@@ -56,6 +56,11 @@ COMMAND_MODE = 0x00
 DATA_MODE = 0x40  # the control byte before display RAM bytes (luma's, and ours)
 _DATA_PREFIX = bytes((DATA_MODE,))
 RDWR_MESSAGES = 42  # I2C_RDWR_IOCTL_MAX_MSGS, linux/i2c-dev.h: the most one ioctl takes
+# A screen joins another's window mid-way (:meth:`Chorus._join`) only for more of the bytes it
+# lacks than this: joining there costs a write of its own (its addressing) and two switches of
+# the mux, three transfers of some 0.1 ms each on the wire and the writer's work for each; half
+# a block is some 1.3 ms of bytes at 400 kHz. Our judgment, not a measurement.
+JOIN_MID_WINDOW = I2C_BLOCK // 2
 
 
 @dataclass(eq=False)
@@ -302,7 +307,11 @@ class Chorus:
         for part in pending:
             if not self._shared(part):
                 self._jobs.extend(self._alone(part))
-            elif (group := groups.pop(part.want or b"", None)) is not None:
+            elif (group := groups.pop(part.want or b"", None)) is None:
+                continue
+            elif len(group) == 1 and part is not awaited:
+                self._jobs.extend(self._joined(part))
+            else:
                 self._jobs.extend(self._together(group))
         for part in pending:
             if part.want is not None:
@@ -348,8 +357,9 @@ class Chorus:
         self._queued([part])
 
     def _plan_alone(self, part: Part) -> None:
-        """Plan ``part`` (see :meth:`_joins`) after what is queued."""
-        self._jobs.extend(self._plan_of(part))
+        """Plan ``part`` (see :meth:`_joins`) after what is queued, its public frame joining
+        the queued windows it shares (:meth:`_joined`)."""
+        self._jobs.extend(self._joined(part) if self._shared(part) else self._alone(part))
         self._queued([part])
 
     def _plan_of(self, part: Part) -> list[_Job]:
@@ -465,6 +475,103 @@ class Chorus:
                  if (part.unasked or id(part) in shared) and id(part) not in asked]
         jobs += [_Job((part,), (DISPLAY_ON,), switches="on") for part in group if part.on]
         return jobs
+
+    def _joined(self, part: Part) -> list[_Job]:
+        """The jobs of a public frame no other pending screen is to show, once it has joined
+        the queued windows whose bytes it is to show as they are (:meth:`_join`): only what
+        it still lacks then is planned for it alone."""
+        want, held = part.want, part.held
+        assert want is not None and held is not None
+        after = self._join(part, want, bytes(held))
+        jobs = self._windows((part,), plan(after, want, self.controller), want)
+        if not jobs and (after != held or part.unasked):  # its own writes would have asked it
+            jobs.append(_Job((part,), (NOP,)))
+        if part.on:
+            jobs.append(_Job((part,), (DISPLAY_ON,), switches="on"))
+        return jobs
+
+    def _join(self, part: Part, want: bytes, held: bytes) -> bytes:
+        """Connect ``part`` to the queued windows of other public frames wherever they write
+        what it is to show; what it holds once they are sent.
+
+        Seats' frames differ by a line or two and share the rest (a turn change: one title
+        and body, each seat its own action bar), so a window planned for one seat often
+        carries bytes another needs as they are. ``part`` joins a window's blocks that write
+        exactly its bytes, in a row, when they fill something it lacks: from the window's
+        addressing command on if they follow it, else from a block that starts a row of the
+        window, with a write of its own first that points it there (as a rider is pointed,
+        :meth:`_ride`), when they fill more than :data:`JOIN_MID_WINDOW` bytes it lacks. The
+        write pointer moves for every display connected, so a display joins a run of blocks
+        and leaves it, never skips one. Not joined: the awaited screen's windows (nothing is
+        planned again on the presser's time) and any window a private frame is in (its
+        writes never depend on what another seat shows). Each screen that had a joined write
+        is asked alone after its last one (a NOP, as in :meth:`_together`), unless its own
+        write asks it.
+        """
+        jobs = list(self._jobs)
+        ram = bytearray(held)
+        owners: list[Part] = []
+        at = 0
+        while at < len(jobs):
+            head, end = jobs[at], at + 1
+            while end < len(jobs) and not jobs[end].commands and jobs[end].parts == head.parts \
+                    and jobs[end].window == head.window:
+                end += 1
+            if head.window is None or head.switches or not all(
+                    self._joinable(other) for other in head.parts):
+                at = end
+                continue
+            inserted = 0
+            for first, stop in reversed(self._runs_shown(jobs, at, end, want)):
+                spans = [span for job in jobs[first:stop] for span in job.spans]
+                filled = sum(differing(bytes(ram[a:b]), want[a:b]) for a, b in spans)
+                from_head = first == at + 1 and bool(head.commands)
+                if not filled or (not from_head and filled <= JOIN_MID_WINDOW):
+                    continue
+                for index in range(at if from_head else first, stop):
+                    jobs[index] = dataclasses.replace(jobs[index], parts=(*jobs[index].parts, part))
+                if not from_head:
+                    rest = self._rest(jobs[first])
+                    assert rest is not None
+                    jobs.insert(first, _Job((part,), self.controller.address(rest),
+                                            frame=jobs[first].frame, window=rest))
+                    inserted += 1
+                for a, b in spans:
+                    ram[a:b] = want[a:b]
+                owners += [other for other in head.parts if other not in owners]
+            at = end + inserted
+        for owner in owners:
+            last = max(index for index, job in enumerate(jobs) if owner in job.parts)
+            if jobs[last].parts != (owner,):
+                jobs.append(_Job((owner,), (NOP,)))
+        self._jobs.clear()  # in place: a caller may be extending it with what this returns
+        self._jobs.extend(jobs)
+        return bytes(ram)
+
+    def _runs_shown(self, jobs: list[_Job], at: int, end: int,
+                    want: bytes) -> list[tuple[int, int]]:
+        """The runs of blocks among ``jobs[at:end]`` (one window's, to the same displays)
+        that write exactly ``want``'s bytes, each from where a display can join it: the
+        block after the window's addressing, or one that starts a row of the window."""
+        runs: list[tuple[int, int]] = []
+        first: int | None = None
+        for index in range(at + 1 if jobs[at].commands else at, end):
+            job = jobs[index]
+            if not all(want[a:b] == job.frame[a:b] for a, b in job.spans):
+                if first is not None:
+                    runs.append((first, index))
+                first = None
+            elif first is None and ((index == at + 1 and bool(jobs[at].commands))
+                                    or self._rest(job) is not None):
+                first = index
+        if first is not None:
+            runs.append((first, end))
+        return runs
+
+    def _joinable(self, part: Part) -> bool:
+        """Whether another screen may join the queued writes of ``part``: a public frame
+        nobody waits for (see :meth:`_join`)."""
+        return self._shared(part) and part is not self._awaited and part not in self._riders
 
     def _windows(self, parts: tuple[Part, ...], windows: list[Window],
                  frame: bytes) -> list[_Job]:

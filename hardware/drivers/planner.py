@@ -153,6 +153,11 @@ def _changed_runs(before: bytes, after: bytes) -> list[Run]:
     return [match.span() for match in _CHANGED.finditer(_xor(before, after))]
 
 
+def differing(before: bytes, after: bytes) -> int:
+    """How many bytes differ between ``before`` and ``after`` (of one length), in C."""
+    return len(after) - _xor(before, after).count(0)
+
+
 def _xor(before: bytes, after: bytes) -> bytes:
     """Every byte that differs non-zero, every other zero: one XOR of two integers, in C."""
     return (int.from_bytes(before, "big") ^ int.from_bytes(after, "big")).to_bytes(
