@@ -303,26 +303,29 @@ class App:
         Seats in ``first`` (whoever just pressed) are drawn before the others, and the
         presser's screen is marked awaited: on a shared I2C wire it goes before any other
         seat's bytes, even a background redraw's already queued (docs/ARCHITECTURE.md §10).
-        The first screen is composed and rendered while the journal's commit flushes, and
-        written once the journal is settled, before the held cues play (they are not needed
-        for its bytes, and a tune on the buzzer costs the loop some 60 us here); a commit
-        the disk refused is told at once, the first screen composed again with the news.
-        The other seats may yield to a waiting event (:meth:`_others`); the public screen
-        is shown either way.
+        The presser's screen is composed and rendered while the journal's commit flushes,
+        and written once the journal is settled, before the held cues play (they are not
+        needed for its bytes, and a tune on the buzzer costs the loop some 60 us here); a
+        commit the disk refused is told at once, the screen composed again with the news.
+        The other seats may yield to a waiting event (:meth:`_others`); so may every seat of
+        a redraw no press caused (a tick, a notice timing out), its first too: nobody waits
+        for that one, and a press that lands early in it would wait for its composing. The
+        public screen is shown either way.
         """
         order = [n for n in dict.fromkeys((*(n for n in first if n in self.ui),
                                              *self.seat_numbers)) if self.links.is_up(n)]
+        head = order[:1] if order and order[0] in first else []
         now = self.clock()
-        head = list(self._frames(order[:1], now))
+        frames = list(self._frames(head, now))
         self.session.journal.settle()
         while self.session.journal.notices:  # the disk refused the commit: told on every seat
             self._catch_up(self.clock())
             now = self.clock()
-            head = list(self._frames(order[:1], now))
+            frames = list(self._frames(head, now))
             self.session.journal.settle()
-        self._write(head, now, awaited=bool(order) and order[0] in first)
+        self._write(frames, now, awaited=bool(head))
         self.effects.release()  # the cues, once the presser's screen is on its way
-        self._write(self._others(order[1:], now), now)
+        self._write(self._others(order[len(head):], now), now)
         public = self.composer.view(None, now)
         self._tick = next_second(public.hourglass, now)
         self.effects.show_public(public, self.composer.public_code(), now, self._joinable())
@@ -341,20 +344,21 @@ class App:
         return self._yielded
 
     def _others(self, seats: list[int], now: float) -> Iterator[Frame]:
-        """The seats after the head, in order, until an event waits on the loop's queue.
+        """The seats after the presser's (every seat, if none), in order, until an event
+        waits on the loop's queue.
 
         A background step (an hourglass tick, a notice timing out) composing and rendering
         eight seats took the loop 1.4 ms here, p90 2.4 ms (bench/realpath.py's traces), some
         ten times that on a Zero 2 W (bench/zero.py's CPU factor), and a press that lands
-        early in it would wait for all eight. So before each further seat the queue is
-        peeked at, and if an event waits the seats left keep what they show: the event's
-        step comes at once, composes every seat anyway and draws what changed, its presser
-        first. A press step yields too (a second press waits for the first presser's
-        screen, not for every seat's), but never two redraws in a row: the one after a
-        yield draws every seat whatever waits, so no seat is ever more than one step behind,
-        even under a flood of edges (a chattering contact), and every step draws its head,
-        so the table always moves on. Whether a redraw yields depends on the queue and the
-        seats' order, never on what a seat is shown.
+        early in it would wait for all eight, or for its first. So before each seat the
+        queue is peeked at, and if an event waits the seats left keep what they show: the
+        event's step comes at once, composes every seat anyway and draws what changed, its
+        presser first. A press step yields too (a second press waits for the first
+        presser's screen, not for every seat's), but never two redraws in a row: the one
+        after a yield draws every seat whatever waits, so no seat is ever more than one step
+        behind, even under a flood of edges (a chattering contact), and every press's step
+        draws its presser's screen, so the table always moves on. Whether a redraw yields
+        depends on the queue and the seats' order, never on what a seat is shown.
         """
         may_yield, self._yielded = not self._yielded, False
         for number in seats:

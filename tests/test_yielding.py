@@ -108,6 +108,7 @@ class Table:
         self.app.start()
         deal(self.app, StartGame(TickingGame(), SEATS, {}))
         self.app.redraw()
+        self.starting: Callable[[], None] | None = None  # as the loop's next step begins
 
     def press(self, seat: int) -> Callable[[], None]:
         """A finger on ``seat``'s ACT (it acts on the press: the count goes up)."""
@@ -126,6 +127,9 @@ class Table:
 
         def noted(*events: object) -> None:
             self.wire.written.append(None)
+            starting, self.starting = self.starting, None
+            if starting is not None:
+                starting()
             step(*events)
 
         def started() -> None:
@@ -165,6 +169,26 @@ def test_a_press_that_lands_in_a_tick_waits_for_one_screen_and_its_step_draws_th
     first, second, press, stop = table.wire.steps()
     assert first == [1, 2, 3, 4]
     assert second == [1]
+    assert press[0] == 3 and sorted(press) == [1, 2, 3, 4]
+    assert stop == []
+    glass = table.app.view(None).hourglass
+    assert glass is not None
+    shown = clock_text(glass.remaining)
+    assert all(shown in table.shown(seat) and "Count 1" in table.shown(seat) for seat in SEATS)
+
+
+def test_a_press_that_lands_as_a_tick_begins_waits_for_none_of_its_screens(table, monkeypatch):
+    """Seat 3 presses as the tick's step begins (the loop carrying out what fell due): the
+    tick draws no seat, not even its first, whom nobody waits for; the press's step draws
+    seat 3 first, then every other seat, each with the second the tick left undrawn."""
+    def ready() -> None:
+        table.starting = lambda: (table.press(3)(), table.quit())
+        table.tick()
+
+    table.run(monkeypatch, ready)
+
+    tick, press, stop = table.wire.steps()
+    assert tick == []
     assert press[0] == 3 and sorted(press) == [1, 2, 3, 4]
     assert stop == []
     glass = table.app.view(None).hourglass
