@@ -306,6 +306,30 @@ def test_frames_that_differ_in_a_line_share_the_rest(rig: Rig) -> None:
         assert 0xFF in masks and masks[-1] == 1 << channel
 
 
+def test_screens_to_show_one_frame_join_the_blocks_another_frame_shares(rig: Rig) -> None:
+    """Seat 0 is handed its new frame, then seats 1 and 2 one frame of their own that
+    differs from seat 0's in the last two pages (a turn change: the same title and body,
+    another bar). Seats 1 and 2, planned together, join seat 0's six blocks they share and
+    are sent the other two pages once, both connected: 1 KiB and two pages cross the wire,
+    not two frames; each seat shows its own, and the last write each heard was to it alone."""
+    for number, screen in enumerate(rig.screens[:3]):
+        show(screen, noise(number))
+    rig.drain()
+    first = paged((80, 81, 82, 83, 84, 85, 90, 100))
+    second = paged((80, 81, 82, 83, 84, 85, 91, 101))
+    mark = len(rig.wire.transfers)
+    with rig.together():
+        show(rig.screens[0], first)
+        show(rig.screens[1], second)
+        show(rig.screens[2], second)
+    since = rig.wire.transfers[mark:]
+    assert data_bytes(since) == FRAME_BYTES + 2 * 128
+    heard = per_channel(since)
+    for channel, frame in enumerate((first, second, second)):
+        assert shown(rig.wire, channel) == frame
+        assert heard[channel][-1][0] == 1 << channel
+
+
 def test_a_frame_handed_over_while_another_is_sent_joins_the_blocks_not_yet_sent(
         rig: Rig) -> None:
     """A slow loop: seat 0's whole new frame (one window, eight blocks) is on its way, its

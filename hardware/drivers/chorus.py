@@ -340,11 +340,14 @@ class Chorus:
         return group
 
     def _plan_together(self, group: list[Part]) -> None:
-        """Plan ``group`` (see :meth:`_regroup`) where its first queued transfer was."""
+        """Plan ``group`` (see :meth:`_regroup`) where its first queued transfer was: it may
+        join the queued writes before it."""
         theirs = [any(part in group for part in job.parts) for job in self._jobs]
         at = theirs.index(True) if True in theirs else len(theirs)  # all before it are kept
         kept = [job for job, mine in zip(self._jobs, theirs, strict=True) if not mine]
-        self._jobs = deque([*kept[:at], *self._together(group), *kept[at:]])
+        self._jobs = deque(kept[:at])
+        self._jobs.extend(self._together(group))
+        self._jobs.extend(kept[at:])
         self._queued(group)
 
     def _plan_first(self, part: Part) -> None:
@@ -456,6 +459,7 @@ class Chorus:
         jobs: list[_Job] = []
         asked: set[int] = set()
         lacking = [part for part in group if bytes(part.held or b"") != frame]
+        joined = False
         if lacking and lacking[0] is self._awaited:
             presser = lacking[0]
             windows = plan(bytes(presser.held or b""), frame, self.controller)
@@ -466,11 +470,15 @@ class Chorus:
             after = {id(part): _applied(part.held or b"", windows, frame) for part in lacking}
             lacking = [part for part in lacking[1:] if after[id(part)] != frame]
             base = _union(frame, [after[id(part)] for part in lacking])
-        else:
-            base = _union(frame, [bytes(part.held or b"") for part in lacking])
+        else:  # nobody waits for it: it joins the queued writes of what it is to show
+            held = _union(frame, [bytes(part.held or b"") for part in lacking])
+            base = self._join(tuple(lacking), frame, held) if lacking else held
+            joined = base != held
         if lacking:
             jobs += self._windows(tuple(lacking), plan(base, frame, self.controller), frame)
         shared = {id(part) for job in jobs if len(job.parts) > 1 for part in job.parts}
+        if joined and (len(lacking) > 1 or not jobs):  # else its own write, the last, asks it
+            shared.update(id(part) for part in lacking)
         jobs += [_Job((part,), (NOP,)) for part in group
                  if (part.unasked or id(part) in shared) and id(part) not in asked]
         jobs += [_Job((part,), (DISPLAY_ON,), switches="on") for part in group if part.on]
@@ -482,7 +490,7 @@ class Chorus:
         it still lacks then is planned for it alone."""
         want, held = part.want, part.held
         assert want is not None and held is not None
-        after = self._join(part, want, bytes(held))
+        after = self._join((part,), want, bytes(held))
         jobs = self._windows((part,), plan(after, want, self.controller), want)
         if not jobs and (after != held or part.unasked):  # its own writes would have asked it
             jobs.append(_Job((part,), (NOP,)))
@@ -490,13 +498,15 @@ class Chorus:
             jobs.append(_Job((part,), (DISPLAY_ON,), switches="on"))
         return jobs
 
-    def _join(self, part: Part, want: bytes, held: bytes) -> bytes:
-        """Connect ``part`` to the queued windows of other public frames wherever they write
-        what it is to show; what it holds once they are sent.
+    def _join(self, parts: tuple[Part, ...], want: bytes, held: bytes) -> bytes:
+        """Connect ``parts`` (the screens to show the public frame ``want``, one or a group)
+        to the queued windows of other public frames wherever they write what it is to
+        show; what they hold once those are sent (``held``: what they hold now, or the union
+        of what a group lacks, :func:`_union`).
 
         Seats' frames differ by a line or two and share the rest (a turn change: one title
         and body, each seat its own action bar), so a window planned for one seat often
-        carries bytes another needs as they are. ``part`` joins a window's blocks that write
+        carries bytes another needs as they are. ``parts`` join a window's blocks that write
         exactly its bytes, in a row, when they fill something it lacks: from the window's
         addressing command on if they follow it, else from a block that starts a row of the
         window, with a write of its own first that points it there (as a rider is pointed,
@@ -517,8 +527,8 @@ class Chorus:
             while end < len(jobs) and not jobs[end].commands and jobs[end].parts == head.parts \
                     and jobs[end].window == head.window:
                 end += 1
-            if head.window is None or head.switches or not all(
-                    self._joinable(other) for other in head.parts):
+            if head.window is None or head.switches or any(p in head.parts for p in parts) \
+                    or not all(self._joinable(other) for other in head.parts):
                 at = end
                 continue
             inserted = 0
@@ -529,11 +539,12 @@ class Chorus:
                 if not filled or (not from_head and filled <= JOIN_MID_WINDOW):
                     continue
                 for index in range(at if from_head else first, stop):
-                    jobs[index] = dataclasses.replace(jobs[index], parts=(*jobs[index].parts, part))
+                    joining = (*jobs[index].parts, *parts)
+                    jobs[index] = dataclasses.replace(jobs[index], parts=joining)
                 if not from_head:
                     rest = self._rest(jobs[first])
                     assert rest is not None
-                    jobs.insert(first, _Job((part,), self.controller.address(rest),
+                    jobs.insert(first, _Job(parts, self.controller.address(rest),
                                             frame=jobs[first].frame, window=rest))
                     inserted += 1
                 for a, b in spans:
