@@ -306,22 +306,33 @@ def test_frames_that_differ_in_a_line_share_the_rest(rig: Rig) -> None:
         assert 0xFF in masks and masks[-1] == 1 << channel
 
 
-def test_screens_to_show_one_frame_join_the_blocks_another_frame_shares(rig: Rig) -> None:
+def test_screens_to_show_one_frame_join_the_blocks_another_frame_shares(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
     """Seat 0 is handed its new frame, then seats 1 and 2 one frame of their own that
     differs from seat 0's in the last two pages (a turn change: the same title and body,
-    another bar). Seats 1 and 2, planned together, join seat 0's six blocks they share and
-    are sent the other two pages once, both connected: 1 KiB and two pages cross the wire,
-    not two frames; each seat shows its own, and the last write each heard was to it alone."""
+    another bar). Seat 1 joins seat 0's six blocks it shares; seat 2, handed seat 1's frame,
+    is planned with it where it is queued (seat 0 is not planned again), the two joining
+    those blocks and sent the other two pages once, both connected: 1 KiB and two pages
+    cross the wire, not two frames; each seat shows its own, and the last write each heard
+    was to it alone."""
     for number, screen in enumerate(rig.screens[:3]):
         show(screen, noise(number))
     rig.drain()
     first = paged((80, 81, 82, 83, 84, 85, 90, 100))
     second = paged((80, 81, 82, 83, 84, 85, 91, 101))
     mark = len(rig.wire.transfers)
+    planned: list[bytes] = []
+
+    def counted(old: bytes | None, new: bytes, controller: object) -> object:
+        planned.append(new)
+        return plan(old, new, controller)
+
     with rig.together():
         show(rig.screens[0], first)
         show(rig.screens[1], second)
+        monkeypatch.setattr(chorus, "plan", counted)
         show(rig.screens[2], second)
+    assert planned == [second]
     since = rig.wire.transfers[mark:]
     assert data_bytes(since) == FRAME_BYTES + 2 * 128
     heard = per_channel(since)

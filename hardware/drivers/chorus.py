@@ -152,11 +152,10 @@ class Chorus:
         idle, and the others are not planned again for it (a turn change hands eight seats
         over one by one while the first are sent). A frame that queued screens are to show
         too, or that supersedes one still queued, is planned again with theirs where the
-        first of them is queued, when none of them is awaited or on the wire and their
-        transfers reach no other screen. Anything else makes the writer plan everything
-        again before its next call; but while the awaited frame is on its way, another's
-        same frame rides along with it, and the rest waits for it (nothing is planned again
-        on the presser's time).
+        first of them is queued, when none of them is awaited or on the wire. Anything else
+        makes the writer plan everything again before its next call; but while the awaited
+        frame is on its way, another's same frame rides along with it, and the rest waits
+        for it (nothing is planned again on the presser's time).
         """
         if not part.queued:
             self._order += 1
@@ -325,8 +324,8 @@ class Chorus:
     def _regroup(self, part: Part) -> list[Part] | None:
         """The pending screens that are to show ``part``'s frame, ``part`` among them in
         the order they were handed over, when they can be planned again together where the
-        first of them is queued: none of them is on the wire or awaited, and no queued
-        transfer of theirs reaches another screen. None: they cannot."""
+        first of them is queued: none of them is on the wire or awaited. None: they
+        cannot."""
         if not part.present or not self._shared(part):
             return None
         group = [other for other in self._parts if other.queued and self._shared(other)
@@ -334,17 +333,25 @@ class Chorus:
         group.sort(key=lambda other: other.queued)
         if self._awaited in group or any(other in self._flying for other in group):
             return None
-        if any(other not in group for job in self._jobs if any(p in group for p in job.parts)
-               for other in job.parts):
-            return None
         return group
 
     def _plan_together(self, group: list[Part]) -> None:
-        """Plan ``group`` (see :meth:`_regroup`) where its first queued transfer was: it may
-        join the queued writes before it."""
-        theirs = [any(part in group for part in job.parts) for job in self._jobs]
-        at = theirs.index(True) if True in theirs else len(theirs)  # all before it are kept
-        kept = [job for job, mine in zip(self._jobs, theirs, strict=True) if not mine]
+        """Plan ``group`` (see :meth:`_regroup`) where its first write of its own was
+        queued: it may join the queued writes before it. A queued write it shared with
+        other screens (it joined theirs, or they its) goes on to them alone: the members
+        leave every queued write at once, so what each other screen is sent stays whole,
+        and the addressing that points it stays before its blocks."""
+        kept: list[_Job] = []
+        at: int | None = None
+        for job in self._jobs:
+            others = tuple(part for part in job.parts if part not in group)
+            if not others:
+                at = len(kept) if at is None else at
+            elif len(others) == len(job.parts):
+                kept.append(job)
+            else:
+                kept.append(dataclasses.replace(job, parts=others))
+        at = len(kept) if at is None else at
         self._jobs = deque(kept[:at])
         self._jobs.extend(self._together(group))
         self._jobs.extend(kept[at:])
