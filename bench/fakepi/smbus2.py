@@ -11,11 +11,14 @@ from collections.abc import Sequence
 
 
 class i2c_msg:  # noqa: N801 (smbus2's name)
-    """A write message, as ``smbus2.i2c_msg.write`` makes one."""
+    """A write message, as ``smbus2.i2c_msg.write`` makes one, or as its fields make it (the
+    ctypes structure's: a buffer made already, of ``len`` bytes)."""
 
-    def __init__(self, addr: int, buf: Sequence[int]) -> None:
+    def __init__(self, addr: int, buf: Sequence[int] | bytes, flags: int = 0,
+                 len: int | None = None) -> None:  # noqa: A002 (the structure's field)
         self.addr = addr
-        self.buf = bytes(buf)
+        self.flags = flags
+        self.buf = bytes(buf)[:len]
 
     @staticmethod
     def write(addr: int, buf: Sequence[int]) -> i2c_msg:

@@ -37,12 +37,14 @@ A screen on no mux (or a kernel mux's channel, its own ``/dev/i2c-N``) is a chor
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from smbus2 import i2c_msg
 
@@ -95,6 +97,14 @@ class _Job:
     frame: bytes = b""
     window: Window | None = None  # the window it addresses or fills
     switches: str = ""  # "off" or "on": the flag it settles once sent
+
+    @cached_property
+    def buffer(self) -> ctypes.Array[ctypes.c_char]:
+        """The message as the kernel reads it (its control byte, then commands or RAM), made
+        once: on the thread that plans it while the wire carries earlier work
+        (:meth:`Chorus.handed`), not by the writer between two calls with the wire idle."""
+        message = _message(self)
+        return ctypes.create_string_buffer(message, len(message))
 
 
 @dataclass
@@ -181,6 +191,8 @@ class Chorus:
             self._after_awaited = True
         else:
             self._stale = True
+        for job in self._jobs:  # its messages made here, not by the writer between calls
+            _ = job.buffer
 
     def _rides(self, part: Part) -> bool:
         """Whether ``part`` is to show the frame the awaited screen is being sent."""
@@ -607,7 +619,7 @@ class Chorus:
             if len(jobs) == 1 and jobs[0].commands:
                 bus.write_i2c_block_data(self.address, COMMAND_MODE, list(jobs[0].commands))
             else:
-                bus.i2c_rdwr(*(i2c_msg.write(self.address, _message(job)) for job in jobs))
+                bus.i2c_rdwr(*(_written(self.address, job.buffer) for job in jobs))
 
     def _connected(self, parts: tuple[Part, ...]) -> AbstractContextManager[I2cBus]:
         """The bus to write ``parts`` on: with a mux, its parent bus with their channels
@@ -668,6 +680,12 @@ class Chorus:
 def _wire_bytes(job: _Job) -> int:
     """``job``'s bytes on the wire: the address byte, the control byte, the payload."""
     return 2 + (len(job.commands) or sum(end - start for start, end in job.spans))
+
+
+def _written(address: int, buffer: ctypes.Array[ctypes.c_char]) -> i2c_msg:
+    """A write of ``buffer`` to ``address``, as :meth:`smbus2.i2c_msg.write` makes one, but
+    from a buffer made already (that method copies its bytes into a new one each call)."""
+    return i2c_msg(addr=address, flags=0, len=len(buffer), buf=buffer)
 
 
 def _message(job: _Job) -> bytes:
