@@ -284,6 +284,27 @@ def paged(pages: Sequence[int]) -> bytes:
     return b"".join(noise(seed)[page * 128 : (page + 1) * 128] for page, seed in enumerate(pages))
 
 
+def settled(rig: Rig, count: int) -> int:
+    """The first ``count`` screens shown their own noise and sent; where the wire's record
+    stands then."""
+    for number, screen in enumerate(rig.screens[:count]):
+        show(screen, noise(number))
+    rig.drain()
+    return len(rig.wire.transfers)
+
+
+def counted_plans(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every frame the chorus plans from now on, in order."""
+    planned: list[bytes] = []
+
+    def counted(old: bytes | None, new: bytes, controller: object) -> object:
+        planned.append(new)
+        return plan(old, new, controller)
+
+    monkeypatch.setattr(chorus, "plan", counted)
+    return planned
+
+
 def test_frames_that_differ_in_a_line_share_the_rest(rig: Rig) -> None:
     """A turn change: eight seats go from their own noise to one title and body, each with
     its own action bar (the last two pages). The six shared pages cross the wire once, every
@@ -315,22 +336,13 @@ def test_screens_to_show_one_frame_join_the_blocks_another_frame_shares(
     those blocks and sent the other two pages once, both connected: 1 KiB and two pages
     cross the wire, not two frames; each seat shows its own, and the last write each heard
     was to it alone."""
-    for number, screen in enumerate(rig.screens[:3]):
-        show(screen, noise(number))
-    rig.drain()
+    mark = settled(rig, 3)
     first = paged((80, 81, 82, 83, 84, 85, 90, 100))
     second = paged((80, 81, 82, 83, 84, 85, 91, 101))
-    mark = len(rig.wire.transfers)
-    planned: list[bytes] = []
-
-    def counted(old: bytes | None, new: bytes, controller: object) -> object:
-        planned.append(new)
-        return plan(old, new, controller)
-
     with rig.together():
         show(rig.screens[0], first)
         show(rig.screens[1], second)
-        monkeypatch.setattr(chorus, "plan", counted)
+        planned = counted_plans(monkeypatch)
         show(rig.screens[2], second)
     assert planned == [second]
     since = rig.wire.transfers[mark:]
@@ -348,12 +360,9 @@ def test_a_frame_handed_over_while_another_is_sent_joins_the_blocks_not_yet_sent
     page only. Seat 1 joins the five blocks still queued that it shares, pointed at the third
     page by one write of its own, and is sent the other pages alone: 1 KiB and three pages
     cross the wire, not two frames."""
-    for number, screen in enumerate(rig.screens[:2]):
-        show(screen, noise(number))
-    rig.drain()
+    mark = settled(rig, 2)
     first = paged((80, 81, 82, 83, 84, 85, 86, 87))
     second = paged((80, 81, 82, 83, 84, 85, 86, 88))
-    mark = len(rig.wire.transfers)
     rig.wire.hold()
     show(rig.screens[0], first)
     rig.wire.let(3)  # the switch, the addressing, the first block
@@ -605,13 +614,7 @@ def test_a_frame_handed_over_while_others_are_sent_plans_none_of_them_again(
     rig.wire.hold()
     blocker.released.set()
     rig.wire.until_waiting()  # four seats planned, the first one's first call on the wire
-    planned: list[bytes] = []
-
-    def counted(old: bytes | None, new: bytes, controller: object) -> object:
-        planned.append(new)
-        return plan(old, new, controller)
-
-    monkeypatch.setattr(chorus, "plan", counted)
+    planned = counted_plans(monkeypatch)
     for number in range(4, 7):
         show(rig.screens[number], noise(70 + number))
     rig.wire.open()
