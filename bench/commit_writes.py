@@ -35,6 +35,7 @@ same, the page cache being below what is counted.
 from __future__ import annotations
 
 import contextlib
+import os
 import statistics
 import subprocess
 import tempfile
@@ -86,8 +87,23 @@ class Commit:
 
 
 def stat(device: str) -> Requests:
-    fields = Path(f"/sys/block/{device}/stat").read_text().split()
-    return Requests(int(fields[4]), int(fields[15]))
+    """What ``device`` has completed, read once nothing is in flight on it.
+
+    The block layer wakes a request's waiter (the fsync that settles a commit) before it
+    counts the request complete (``blk_mq_end_request`` ends the bios, then accounts), so a
+    reading taken at once can miss the write just waited for; a loaded host widens the gap.
+    A request is counted complete and leaves the in-flight count (field 9) together, but the
+    file gives the counts before the in-flight figure: the counts are taken from the reading
+    after one that showed nothing in flight, which holds every request completed by then."""
+    path = Path(f"/sys/block/{device}/stat")
+    idle = False
+    while True:
+        fields = path.read_text().split()
+        if idle:
+            return Requests(int(fields[4]), int(fields[15]))
+        idle = fields[8] == "0"
+        if not idle:
+            os.sched_yield()
 
 
 def counted(folder: Path, device: str, appends: int = APPENDS) -> list[Commit]:
