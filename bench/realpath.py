@@ -105,7 +105,7 @@ class TimedBus:
         entered = time.thread_time()
         self._bus.write_i2c_block_data(i2c_addr, register, data)
         self._sink.sent(self._bus.wire.root, self._reached(i2c_addr),
-                        Transfer(i2c_addr, register, bytes(data)), entered)
+                        Transfer(i2c_addr, register, bytes(data)), entered, self._off())
 
     def i2c_rdwr(self, *i2c_msgs: i2c_msg) -> None:
         """One ``I2C_RDWR``: its messages cross back to back, the wire held for all of
@@ -125,7 +125,11 @@ class TimedBus:
         self._bus.write_byte(i2c_addr, value)
         seats = () if i2c_addr in MUX_ADDRESSES else self._reached(i2c_addr)
         self._sink.sent(self._bus.wire.root, seats, Transfer(i2c_addr, None, bytes([value])),
-                        entered)
+                        entered, self._off())
+
+    def _off(self) -> float:
+        """When the transfer just carried was off the wire (one writer a wire: it is ours)."""
+        return self._bus.wire.carried[-1].ended
 
     def close(self) -> None:
         self._bus.close()
@@ -187,8 +191,8 @@ class Tracer:
         self.frames: dict[int, _Handed] = {}  # id(chorus part) -> its latest frame handed
 
     def sent(self, bus: int, seats: tuple[int, ...], transfer: Transfer,
-             entered: float, at: float | None = None, *, joined: bool = False) -> None:
-        """``transfer`` is off the wire (at ``at``, ``perf_counter``; None: now); the bus
+             entered: float, at: float, *, joined: bool = False) -> None:
+        """``transfer`` was off the wire at ``at`` (``perf_counter``, the wire's stamp); the bus
         call that carried it began at ``entered`` (the sending thread's CPU); ``joined``:
         it went in the same ``I2C_RDWR`` as the message before it on its bus. A writer's
         CPU for it is what it spent from the end of its last transfer to that call (for the
@@ -207,8 +211,7 @@ class Tracer:
         else:
             return
         if trace is not None:
-            off = time.perf_counter() if at is None else at
-            trace.sent.append(zero.Sent(off, cpu, bus, seats, transfer.wire_bytes, writer_cpu,
+            trace.sent.append(zero.Sent(at, cpu, bus, seats, transfer.wire_bytes, writer_cpu,
                                         joined))
         if handed is not None:
             self.handed.since = time.thread_time()
@@ -238,11 +241,6 @@ class Tracer:
 
         chorus.handed = traced_handed  # type: ignore[method-assign]
         chorus._send = traced_send  # type: ignore[method-assign]
-
-    def sleeping(self, transfer: Transfer, seconds: float) -> None:
-        """The emulated wire's gate: the transfer's wire time, slept with the GIL let go as
-        smbus2's ``ioctl`` waits (its own CPU is the bus call's: see :meth:`sent`)."""
-        time.sleep(seconds)
 
     def traced_submit(self, writer: BusWriter) -> None:
         """Tag each task the loop queues on ``writer`` with the trace and the loop's CPU."""
@@ -307,7 +305,7 @@ class RealTable:
         self.events: queue.SimpleQueue = _LookedAt(self.tracer)
         where = seat_of(self.config)
         self.factory = MockFactory(pin_class=MockPWMPin)
-        self.pi = EmulatedPi(folder / "sys", kernel_mux, gate=self.tracer.sleeping)
+        self.pi = EmulatedPi(folder / "sys", kernel_mux)  # each transfer slept
         self.hardware = build_table(
             self.config, self.events.put, pin_factory=self.factory, pod_ports=lambda: [],
             bus_factory=lambda n: TimedBus(self.pi.open(n), where, self.tracer),

@@ -1,14 +1,16 @@
 """The emulated wire records which mux channels each transfer reached: a TCA9548A's select is
-a bitmask, so one write after a select of several channels reaches every one of them."""
+a bitmask, so one write after a select of several channels reaches every one of them; and a call's
+messages end where their wire times put them."""
 
 from __future__ import annotations
 
 import threading
 
+import pytest
 from smbus2 import i2c_msg
 
 from hardware.drivers.bus import Transfer
-from hardware.drivers.emulated_wire import EmulatedPi
+from hardware.drivers.emulated_wire import EmulatedPi, wire_seconds
 
 
 def at_once(transfer: Transfer, seconds: float) -> None:
@@ -57,3 +59,25 @@ def test_one_i2c_rdwr_holds_the_wire_for_all_its_messages(tmp_path):
     other.join(30)
     assert [(c.bus, c.transfer.data) for c in pi.carried()] == [
         (11, b"\x01"), (11, b"\xa1"), (11, b"\xa2"), (12, b"\x02"), (12, b"\xa3")]
+
+
+def test_a_late_wake_adds_nothing_to_the_later_messages_of_its_call(tmp_path):
+    """Each message of one ``I2C_RDWR`` ends its wire time after the one before it, as the
+    Pi's controller sends them back to back, whatever the emulation's sleeps oversleep: a
+    gate that wakes 1 ms late each time is asked for that much less next time, and the
+    stamps are where the wire times put them."""
+    now = [100.0]
+    asked: list[float] = []
+
+    def oversleeping(transfer: Transfer, seconds: float) -> float:
+        asked.append(seconds)
+        off = now[0] + seconds
+        now[0] = off + 0.001  # the thread wakes a millisecond after the bytes are off
+        return off
+
+    pi = EmulatedPi(tmp_path / "sys", gate=oversleeping, clock=lambda: now[0])
+    block = [0x40] + [0xFF] * 128  # 129 bytes and the address: 2.9 ms on the wire each
+    pi.open(1).i2c_rdwr(*(i2c_msg.write(0x3C, block) for _ in range(3)))
+    each = wire_seconds(130)
+    assert [c.ended - 100.0 for c in pi.carried()] == pytest.approx([each, 2 * each, 3 * each])
+    assert asked == pytest.approx([each, each - 0.001, each - 0.001])

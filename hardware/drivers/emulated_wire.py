@@ -8,9 +8,16 @@ clock plus the driver's overhead, one transfer at a time per physical wire, what
 mux) crossing it before a transfer on another channel, and sysfs says so as the kernel's does
 (:mod:`hardware.drivers.wires`). A userspace mux's switch is a bitmask (TCA9548A datasheet,
 control register): each transfer after it reaches every channel whose bit it set, so the wire
-keeps the whole set (:func:`connected`). The transfer waits through a *gate*: ``time.sleep`` for its
-wire time by default (letting go of the GIL as smbus2's ``ioctl`` does); a test passes a gate
-that waits for the test's word, so nothing waits on a deadline.
+keeps the whole set (:func:`connected`). The transfer waits through a *gate*: ``time.sleep`` until
+it would be off the wire by default (letting go of the GIL as smbus2's ``ioctl`` does); a test
+passes a gate that waits for the test's word, so nothing waits on a deadline.
+
+A call's transfers end where their wire times, added up from the moment the call had the wire,
+say they do, and each is stamped then: a sleep that wakes late (some 0.1 ms on a VM, past its
+timer slack) would otherwise add its lateness to every message of an ``I2C_RDWR``, which the
+Pi's controller sends back to back from its interrupt. The sleeping thread asks the kernel for
+no timer slack (``PR_SET_TIMERSLACK``), so a call returns about when its last byte is off: the
+lateness left is a thread's wake-up, as the ioctl's own return has one.
 
 Constants, and where they come from (bench/zero.py replays its traces with the same ones):
 
@@ -27,6 +34,8 @@ Constants, and where they come from (bench/zero.py replays its traces with the s
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -55,18 +64,30 @@ def connected(mask: int) -> frozenset[int]:
     return frozenset(channel for channel in MUX_CHANNELS if mask >> channel & 1)
 
 
-Gate = Callable[[Transfer, float], None]  # (the transfer, its wire seconds): returns once sent
+Gate = Callable[[Transfer, float], float | None]  # (the transfer, seconds until it is off the
+# wire): returns once sent, saying when (``perf_counter``; None: now)
 
 
-def sleeping(transfer: Transfer, seconds: float) -> None:
+PR_SET_TIMERSLACK = 29  # linux/prctl.h
+_slack = threading.local()
+
+
+def sleeping(transfer: Transfer, seconds: float) -> float:
+    """Sleep ``seconds``, the GIL let go: the transfer was off the wire when they were up."""
+    if not getattr(_slack, "set", False):
+        _slack.set = True
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0)
+    off = time.perf_counter() + seconds
     time.sleep(seconds)
+    return off
 
 
 @dataclass(frozen=True)
 class Carried:
     """One transfer as it crossed a wire: the ``/dev/i2c-N`` it was written to, the mux
     channels connected then (a kernel mux: its one channel; empty: no mux, or none selected
-    yet), when it was over (``perf_counter``), and the call it crossed in (numbered on its
+    yet), when it was off the wire (``perf_counter``), and the call it crossed in (numbered on its
     wire: the messages of one ``I2C_RDWR`` share one). It reached every display at its
     address on every one of ``channels``."""
 
@@ -80,21 +101,25 @@ class Carried:
 class Wire:
     """One physical wire: one transfer at a time, each through the gate, all kept in order."""
 
-    def __init__(self, root: int, gate: Gate, hz: int) -> None:
+    def __init__(self, root: int, gate: Gate, hz: int,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.root = root
         self.carried: list[Carried] = []
         self._gate = gate
+        self._now = clock
         self._hz = hz
         self._channels: frozenset[int] = frozenset()
         self._calls = 0
+        self._clock = 0.0  # when the call's last transfer was off the wire (perf_counter)
         self._lock = threading.Lock()
 
     def carry(self, bus: int, kernel_channel: int | None, *transfers: Transfer) -> None:
         """``transfers`` back to back, the wire held for all of them (an ``I2C_RDWR`` of
         several messages: the adapter is locked for the whole ``i2c_transfer``, and a
-        kernel mux selects its channel once for it)."""
+        kernel mux selects its channel once for it), from the moment the call has it."""
         with self._lock:
             self._calls += 1
+            self._clock = self._now()
             if kernel_channel is not None and self._channels != {kernel_channel}:
                 self._channels = frozenset({kernel_channel})
                 self._pass(bus, Transfer(KERNEL_MUX_ADDRESS, None, bytes([1 << kernel_channel])))
@@ -104,9 +129,10 @@ class Wire:
                 self._pass(bus, transfer)
 
     def _pass(self, bus: int, transfer: Transfer) -> None:
-        self._gate(transfer, wire_seconds(transfer.wire_bytes, self._hz))
-        self.carried.append(Carried(bus, self._channels, transfer, time.perf_counter(),
-                                    self._calls))
+        due = self._clock + wire_seconds(transfer.wire_bytes, self._hz)
+        off = self._gate(transfer, max(0.0, due - self._now()))
+        self._clock = self._now() if off is None else off
+        self.carried.append(Carried(bus, self._channels, transfer, self._clock, self._calls))
 
 
 class WireBus:
@@ -138,15 +164,18 @@ class EmulatedPi:
 
     ``kernel_mux`` maps each ``/dev/i2c-N`` the kernel's i2c-mux made to its parent bus and
     channel; its sysfs links are written under ``sysfs`` as the kernel lays them out.
+    ``clock`` is the one the gate keeps (``perf_counter`` for the sleeping gate).
     """
 
     def __init__(self, sysfs: Path, kernel_mux: Mapping[int, tuple[int, int]] | None = None,
-                 *, gate: Gate = sleeping, hz: int = I2C_HZ) -> None:
+                 *, gate: Gate = sleeping, hz: int = I2C_HZ,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.sysfs = sysfs
         self.wires: dict[int, Wire] = {}
         self._kernel_mux = dict(kernel_mux or {})
         self._gate = gate
         self._hz = hz
+        self._clock = clock
         for number, (parent, _) in self._kernel_mux.items():
             chip = sysfs / "devices" / f"i2c-{parent}" / f"{parent}-{KERNEL_MUX_ADDRESS:04x}"
             adapter = sysfs / "bus" / "i2c" / "devices" / f"i2c-{number}"
@@ -156,7 +185,7 @@ class EmulatedPi:
 
     def open(self, number: int) -> WireBus:
         root, channel = self._kernel_mux.get(number, (number, None))
-        wire = self.wires.setdefault(root, Wire(root, self._gate, self._hz))
+        wire = self.wires.setdefault(root, Wire(root, self._gate, self._hz, self._clock))
         return WireBus(wire, number, channel)
 
     def carried(self) -> list[Carried]:
