@@ -120,3 +120,50 @@ def test_the_writer_thread_ends_with_the_last_screen_on_its_bus():
     for screen in screens:
         screen.close()
     assert "i2c-ends" not in {thread.name for thread in threading.enumerate()}
+
+
+HANG = 30.0  # seconds: only a writer that never runs its task
+
+
+class Call:
+    """A task of one bus call that says when it starts (:meth:`BusWriter.carrying`), or
+    not, and is held in its call until the test lets it go."""
+
+    def __init__(self, writer: BusWriter, *, says: bool = True) -> None:
+        self.writer, self.says = writer, says
+        self.began, self.let_go = threading.Event(), threading.Event()
+
+    def step(self) -> bool:
+        self.began.set()
+        if self.says:
+            self.writer.carrying()
+        assert self.let_go.wait(HANG)
+        return False
+
+
+def test_urgent_work_handed_to_an_idle_writer_has_begun_when_the_hand_over_returns(writer):
+    """The loop hands the presser's frame over and goes on drawing the other seats; the
+    writer shares the GIL with it. Handed to an idle writer, the frame's call has begun
+    when the hand-over returns (the writer did not wait for the loop's turn); handed to a
+    writer busy on the wire, the hand-over returns at once (the loop does not wait for the
+    call on the wire)."""
+    first, second = Call(writer), Call(writer)
+    writer.submit(first, lambda error: None, urgent=True)
+    assert first.began.is_set()
+    writer.submit(second, lambda error: None, urgent=True)
+    assert not second.began.is_set()
+    first.let_go.set()
+    assert second.began.wait(HANG)
+    second.let_go.set()
+
+
+def test_a_task_that_never_says_it_started_is_waited_for_until_its_step_is_over(writer):
+    silent = Call(writer, says=False)
+    handing = threading.Thread(target=writer.submit, args=(silent, lambda error: None),
+                               kwargs={"urgent": True})
+    handing.start()
+    assert silent.began.wait(HANG)
+    assert handing.is_alive()  # the hand-over waits while the step runs
+    silent.let_go.set()
+    handing.join(HANG)
+    assert not handing.is_alive()

@@ -258,6 +258,8 @@ class BusWriter:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
+        self._handing: _Queued | None = None  # urgent work an idle writer was handed
+        self._taken = threading.Condition(self._lock)  # ... and the writer has started it
         self._drained: Callable[[], None] | None = None
 
     @property
@@ -287,21 +289,50 @@ class BusWriter:
             thread, self._thread = self._thread, None
             self._stopping = True
             self._ready.notify()
+            self._taken.notify_all()
         thread.join()
 
     def submit(self, task: Task, failed: Callable[[OSError], None], *,
                urgent: bool = False) -> None:
         """Queue ``task`` (or keep its place if queued: it has new work); ``urgent``: a
-        player waits for it, so it goes before everything not urgent."""
+        player waits for it, so it goes before everything not urgent.
+
+        Urgent work handed to an idle writer is also handed the GIL: this returns once the
+        writer has started it (:meth:`carrying`, or its step is over). The writer and the
+        thread handing over (the loop, going on to draw the other seats) share the GIL, and
+        a writer woken while the loop computes waits a switch interval for it, then takes
+        it in turns, so the presser's first byte came half a millisecond late (p50 here)
+        and several at p99; waiting, the loop lets the writer run its few Python lines to
+        its call at once. A writer that is busy (on the wire) is not waited for: the loop
+        would wait for the call on the wire, up to a block's time.
+        """
         with self._lock:
+            idle = not self._queued
             queued = self._queued.get(id(task))
             if queued is None:
                 self._order += 1
-                self._queued[id(task)] = _Queued(task, failed, urgent, self._order)
+                queued = self._queued[id(task)] = _Queued(task, failed, urgent, self._order)
                 self._ready.notify()
             else:
                 queued.urgent = queued.urgent or urgent
                 queued.changes += 1
+            if not (urgent and idle and self._thread is not None
+                    and self._thread is not threading.current_thread()):
+                return
+            self._handing = queued
+            while self._handing is queued and not self._stopping:
+                self._taken.wait()
+
+    def carrying(self) -> None:
+        """The task being stepped starts its bus call (on the writer's thread): whoever
+        handed it over urgently (:meth:`submit`) goes on now."""
+        with self._lock:
+            self._started()
+
+    def _started(self) -> None:
+        if self._handing is not None:
+            self._handing = None
+            self._taken.notify_all()
 
     def relax(self, task: Task) -> None:
         """``task``'s awaited part is sent: what it has left queues as any other work."""
@@ -347,6 +378,8 @@ class BusWriter:
             except Exception:  # a bug in a task must not stop the wire for every other seat
                 more = False
                 log.exception("%s: a bus task failed", self.name)
+            with self._lock:
+                self._started()  # a step that made no call, or a task that does not say
             if not more:
                 with self._lock:
                     if queued.changes == changes:  # else it was given new work meanwhile

@@ -239,6 +239,8 @@ class Chorus:
                 return False
             jobs = self._next_jobs()
             self._flying = jobs[0].parts
+        if self.writer is not None:
+            self.writer.carrying()
         try:
             self._send(jobs)
         except OSError as error:
