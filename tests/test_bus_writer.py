@@ -5,6 +5,7 @@ answering is still reported."""
 from __future__ import annotations
 
 import errno
+import sys
 import threading
 from collections.abc import Sequence
 
@@ -127,18 +128,32 @@ HANG = 30.0  # seconds: only a writer that never runs its task
 
 class Call:
     """A task of one bus call that says when it starts (:meth:`BusWriter.carrying`), or
-    not, and is held in its call until the test lets it go."""
+    not, and is held in its call until the test lets it go; ``select``: the call begins
+    with a mux select (:meth:`BusWriter.selecting`), held until the test lets it go too."""
 
-    def __init__(self, writer: BusWriter, *, says: bool = True) -> None:
-        self.writer, self.says = writer, says
+    def __init__(self, writer: BusWriter, *, says: bool = True, select: bool = False) -> None:
+        self.writer, self.says, self.select = writer, says, select
         self.began, self.let_go = threading.Event(), threading.Event()
+        self.selecting, self.selected = threading.Event(), threading.Event()
 
     def step(self) -> bool:
         self.began.set()
+        if self.select:
+            self.writer.selecting()
+            self.selecting.set()
+            assert self.selected.wait(HANG)
         if self.says:
             self.writer.carrying()
         assert self.let_go.wait(HANG)
         return False
+
+
+def handing_over(writer: BusWriter, task: Call) -> threading.Thread:
+    """The loop's hand-over of ``task``, urgent, on a thread of its own."""
+    handing = threading.Thread(target=writer.submit, args=(task, lambda error: None),
+                               kwargs={"urgent": True})
+    handing.start()
+    return handing
 
 
 def test_urgent_work_handed_to_an_idle_writer_has_begun_when_the_hand_over_returns(writer):
@@ -159,11 +174,37 @@ def test_urgent_work_handed_to_an_idle_writer_has_begun_when_the_hand_over_retur
 
 def test_a_task_that_never_says_it_started_is_waited_for_until_its_step_is_over(writer):
     silent = Call(writer, says=False)
-    handing = threading.Thread(target=writer.submit, args=(silent, lambda error: None),
-                               kwargs={"urgent": True})
-    handing.start()
+    handing = handing_over(writer, silent)
     assert silent.began.wait(HANG)
     assert handing.is_alive()  # the hand-over waits while the step runs
     silent.let_go.set()
     handing.join(HANG)
     assert not handing.is_alive()
+
+
+def test_a_call_after_a_mux_select_is_waited_for_through_the_select(writer, monkeypatch):
+    """The writer's few lines between the select and its call would wait for the loop's
+    turn of the GIL: the hand-over waits through the select (here the turn is long)."""
+    monkeypatch.setattr(sys, "getswitchinterval", lambda: HANG)
+    call = Call(writer, select=True)
+    handing = handing_over(writer, call)
+    assert call.selecting.wait(HANG)
+    assert handing.is_alive()
+    call.selected.set()
+    handing.join(HANG)
+    assert not handing.is_alive()
+    call.let_go.set()
+
+
+def test_a_select_that_hangs_holds_the_hand_over_no_longer_than_a_turn_of_the_gil(
+        writer, monkeypatch):
+    """A stuck bus's select (held until the driver's timeout) does not hold the loop: the
+    hand-over goes on after a switch interval (here none)."""
+    monkeypatch.setattr(sys, "getswitchinterval", lambda: 0.0)
+    call = Call(writer, select=True)
+    handing = handing_over(writer, call)
+    handing.join(HANG)
+    assert not handing.is_alive()
+    assert call.selecting.is_set() and not call.selected.is_set()
+    call.selected.set()
+    call.let_go.set()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -259,6 +260,7 @@ class BusWriter:
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
         self._handing: _Queued | None = None  # urgent work an idle writer was handed
+        self._selecting = False  # ... whose call begins with a mux select
         self._taken = threading.Condition(self._lock)  # ... and the writer has started it
         self._drained: Callable[[], None] | None = None
 
@@ -303,8 +305,12 @@ class BusWriter:
         a writer woken while the loop computes waits a switch interval for it, then takes
         it in turns, so the presser's first byte came half a millisecond late (p50 here)
         and several at p99; waiting, the loop lets the writer run its few Python lines to
-        its call at once. A writer that is busy (on the wire) is not waited for: the loop
-        would wait for the call on the wire, up to a block's time.
+        its call at once. A call that begins with a mux select (:meth:`selecting`) is
+        waited for through the select, but no longer than a switch interval: what the
+        writer would otherwise wait for the GIL after it, so a select that hangs (a stuck
+        bus, until the driver's timeout) holds the loop no longer than that. A writer that
+        is busy (on the wire) is not waited for: the loop would wait for the call on the
+        wire, up to a block's time.
         """
         with self._lock:
             idle = not self._queued
@@ -319,9 +325,21 @@ class BusWriter:
             if not (urgent and idle and self._thread is not None
                     and self._thread is not threading.current_thread()):
                 return
-            self._handing = queued
+            self._handing, self._selecting = queued, False
             while self._handing is queued and not self._stopping:
-                self._taken.wait()
+                if not self._selecting:
+                    self._taken.wait()
+                elif not self._taken.wait(sys.getswitchinterval()):
+                    self._handing = None  # the select takes longer than a turn of the GIL
+
+    def selecting(self) -> None:
+        """The task being stepped writes a mux select before its call (on the writer's
+        thread): whoever handed it over urgently waits for the call (:meth:`carrying`) at
+        most a switch interval more."""
+        with self._lock:
+            if self._handing is not None:
+                self._selecting = True
+                self._taken.notify_all()
 
     def carrying(self) -> None:
         """The task being stepped starts its bus call (on the writer's thread): whoever

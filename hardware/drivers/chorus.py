@@ -239,8 +239,6 @@ class Chorus:
                 return False
             jobs = self._next_jobs()
             self._flying = jobs[0].parts
-        if self.writer is not None:
-            self.writer.carrying()
         try:
             self._send(jobs)
         except OSError as error:
@@ -617,7 +615,11 @@ class Chorus:
         """``jobs`` (to the same displays) as one transfer, or one ``I2C_RDWR`` of several
         messages, each as luma would put it on the wire: its control byte, then commands or
         display RAM."""
+        if self.writer is not None and self.mux is not None:
+            self.writer.selecting()
         with self._connected(jobs[0].parts) as bus:
+            if self.writer is not None:
+                self.writer.carrying()
             if len(jobs) == 1 and jobs[0].commands:
                 bus.write_i2c_block_data(self.address, COMMAND_MODE, list(jobs[0].commands))
             else:
