@@ -23,7 +23,9 @@ every seat it reached; a mux switch goes with the transfer after it, as the serv
 the mux for both. So a press meets the background redraws on the wire as it does in the
 service; the messages of one ``I2C_RDWR`` (the presser's frame) cross together, each charged
 its overhead, no other transfer between them. Not modelled: the GIL between the loop and the
-writer (the writer's own Python is charged to the wire, not also to the loop); a yielded
+writer (the writer's own Python is charged to the wire, not also to the loop; the presser's
+frame handed to an idle writer is handed the GIL with it, ``BusWriter.submit``, so its
+call waits for no turn of the loop's, but a later call of a busy writer may); a yielded
 step's frames, or those of a deadline that fell due during an event's step, folding into
 the event step's for the same seats (each is drawn after it, whole); and a seat's new work
 superseding its queued, unsent work. The traces hold what the service sent here, after its
