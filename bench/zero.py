@@ -316,9 +316,11 @@ _Moment = tuple[float, int, object]  # that CPU (``thread_time`` here), what, wi
 def simulate(steps: Sequence[Trace], pi: Pi, *, journal_cpu: float,
              seed: int = 27) -> list[OnPi]:
     """Every step on ``pi`` as the service's loop takes them (one :class:`OnPi` each, times
-    from the step's edge). ``journal_cpu``: a journal append's computing here (its commit on
-    a RAM disk); the commit itself is ``pi.commit``'s, made once the disk is done with the
-    one before and what came after it.
+    from the step's edge). A journal write's statements are the loop's, as traced;
+    ``journal_cpu`` is its commit's computing here (the settle of an append to a journal on
+    a RAM disk), done on the flusher thread while the loop goes on (SQLite lets go of the GIL
+    while it commits); the commit's writes are ``pi.commit``'s, made once the disk is done
+    with the one before and what came after it.
 
     The loop takes what it would take (:func:`companion.loop.run_loop`): once free, the
     first event on its queue whose edge (and wake-up) has come, else the first step that
@@ -406,8 +408,9 @@ class _Loop:
                 if waiting is not None and waiting <= now:
                     return now, cpu, list(moments[position + 1:])
             elif isinstance(what, Journaled):
-                now = max(now, self.durable, self.held) + self.journal_cpu * pi.cpu_factor
-                self.durable = max(now, self.disk_free) + pi.commit(self.rng)
+                now = max(now, self.durable, self.held) + (what.ended - at) * pi.cpu_factor
+                computed = now + self.journal_cpu * pi.cpu_factor  # on the flusher
+                self.durable = max(computed, self.disk_free) + pi.commit(self.rng)
                 self.disk_free = self.durable + pi.after_commit(self.rng)
                 if checkpoint := pi.checkpoint(self.rng):
                     self.disk_free = self.held = self.disk_free + checkpoint
