@@ -22,18 +22,18 @@ several channels, for screens that show the same bytes) crosses the wire once an
 every seat it reached; a mux switch goes with the transfer after it, as the service holds
 the mux for both. So a press meets the background redraws on the wire as it does in the
 service; the messages of one ``I2C_RDWR`` (the presser's frame) cross together, each charged
-its overhead, no other transfer between them. Not modelled: the GIL between the loop and the
-writer (the writer's own Python is charged to the wire, not also to the loop; the presser's
-frame handed to an idle writer is handed the GIL with it, ``BusWriter.submit``, so its
-call waits for no turn of the loop's, but a later call of a busy writer may); a yielded
-step's frames, or those of a deadline that fell due during an event's step, folding into
-the event step's for the same seats (each is drawn after it, whole); and a seat's new work
-superseding its queued, unsent work. The traces hold what the service sent here, after its
-own superseding, and the model sends every one of those transfers, a seat's later ones
-behind its earlier: dropping a seat's share of a transfer queued for several would need the
-bytes, which a trace does not keep. Where the Zero's slower wire lets a seat's work pile up
-that the service would fold into one frame, the model's wire carries more than the service's
-would.
+its overhead, no other transfer between them. The presser's frame handed to an idle writer
+takes the GIL with it (``BusWriter.submit``): the loop waits through the writer's Python
+and the mux select to the frame's call. Not modelled: the GIL between the loop and a busy
+writer (the writer's own Python is charged to the wire, not also to the loop, and its call
+waits for no turn of the loop's); a yielded step's frames, or those of a deadline that
+fell due during an event's step, folding into the event step's for the same seats (each is
+drawn after it, whole); and a seat's new work superseding its queued, unsent work. The
+traces hold what the service sent here, after its own superseding, and the model sends
+every one of those transfers, a seat's later ones behind its earlier: dropping a seat's
+share of a transfer queued for several would need the bytes, which a trace does not keep.
+Where the Zero's slower wire lets a seat's work pile up that the service would fold into
+one frame, the model's wire carries more than the service's would.
 
 :func:`here` is this machine on the emulated wire (CPU factor 1, this disk's commits, the
 wake-ups as recorded): replaying the traces on it must reproduce what the emulated wire
@@ -424,7 +424,12 @@ class _Loop:
                 seconds = sum(wire_seconds(sent.wire_bytes, pi.i2c_hz)
                               + sent.writer_cpu * pi.cpu_factor for sent in what.sent)
                 mine = presser if presser in what.seats else None
+                idle = not self.wire.queued and self.wire.free <= now
                 self.wire.submit(_Transfer(now, seconds, step, what.seats, mine))
+                if mine is not None and idle:  # handed the GIL: BusWriter.submit
+                    now += sum(sent.writer_cpu * pi.cpu_factor
+                               + (0.0 if sent.seats else wire_seconds(sent.wire_bytes, pi.i2c_hz))
+                               for sent in what.sent)
         return now, cpu, []
 
 

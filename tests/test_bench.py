@@ -11,7 +11,12 @@ import pytest
 
 from bench.__main__ import main
 from bench.table import BenchTable
-from hardware.drivers.emulated_wire import BITS_PER_BYTE, FRAMING_BITS, TRANSFER_OVERHEAD
+from hardware.drivers.emulated_wire import (
+    BITS_PER_BYTE,
+    FRAMING_BITS,
+    TRANSFER_OVERHEAD,
+    wire_seconds,
+)
 
 KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_early",
         "idle_cpu", "idle_wakeups", "start_to_ready", "help", "rss_after_game", "journal_p99",
@@ -582,3 +587,27 @@ def test_traces_charge_a_writer_its_own_cpu_not_the_emulated_bus_call(tmp_path):
     worker.join()
     [sent] = trace.sent
     assert 0.002 <= sent.writer_cpu < 0.004
+
+
+def test_zero_model_holds_the_loop_while_an_idle_writer_starts_the_presser_s_frame():
+    """The presser's frame handed to an idle writer takes the GIL with it: the loop goes
+    on only once the writer's Python and the mux select before the frame's call are done,
+    so a press the loop takes next starts that much later."""
+    from bench import zero
+
+    pi = zero.zero_2w(MODEL_FACTOR)
+    draw = 0.002  # the loop's CPU here after handing the frame over: the wire is free after
+
+    def next_press(python: float) -> float | None:
+        select = zero.Sent(0.0, 0.0, 1, (), 2, python)
+        frame = zero.Sent(0.0, 0.0, 1, (1,), 100, python)
+        first = zero.Trace(1, 0.0, cpu_ended=draw, sent=[select, frame])
+        second = zero.Trace(2, 0.0001, cpu_started=draw, cpu_ended=draw,
+                            sent=[zero.Sent(0.0, draw, 1, (2,), 100)])
+        return zero.simulate([first, second], pi, journal_cpu=0.0)[1].presser_done
+
+    python = 0.0001  # the writer's, here, before the select and before the frame
+    assert next_press(python) == pytest.approx(next_press(0.0) + 2 * python * pi.cpu_factor)
+    select = wire_seconds(2, pi.i2c_hz)  # the loop waits through it too
+    assert next_press(0.0) == pytest.approx(zero.WAKE + select + draw * pi.cpu_factor
+                                            + wire_seconds(100, pi.i2c_hz) - 0.0001)
