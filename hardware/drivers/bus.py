@@ -336,6 +336,8 @@ class BusWriter:
         """The task being stepped writes a mux select before its call (on the writer's
         thread): whoever handed it over urgently waits for the call (:meth:`carrying`) at
         most a switch interval more."""
+        if self._handing is None:  # set before the writer took the task: nobody waits
+            return
         with self._lock:
             if self._handing is not None:
                 self._selecting = True
@@ -344,8 +346,9 @@ class BusWriter:
     def carrying(self) -> None:
         """The task being stepped starts its bus call (on the writer's thread): whoever
         handed it over urgently (:meth:`submit`) goes on now."""
-        with self._lock:
-            self._started()
+        if self._handing is not None:  # set before the writer took the task: nobody waits
+            with self._lock:
+                self._started()
 
     def _started(self) -> None:
         if self._handing is not None:
@@ -396,8 +399,7 @@ class BusWriter:
             except Exception:  # a bug in a task must not stop the wire for every other seat
                 more = False
                 log.exception("%s: a bus task failed", self.name)
-            with self._lock:
-                self._started()  # a step that made no call, or a task that does not say
+            self.carrying()  # a step that made no call, or a task that does not say
             if not more:
                 with self._lock:
                     if queued.changes == changes:  # else it was given new work meanwhile

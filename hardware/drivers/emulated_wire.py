@@ -110,7 +110,7 @@ class Wire:
         self._hz = hz
         self._channels: frozenset[int] = frozenset()
         self._calls = 0
-        self._clock = 0.0  # when the call's last transfer was off the wire (perf_counter)
+        self._off = 0.0  # when the call's last transfer was off the wire (``clock``)
         self._lock = threading.Lock()
 
     def carry(self, bus: int, kernel_channel: int | None, *transfers: Transfer) -> None:
@@ -119,7 +119,7 @@ class Wire:
         kernel mux selects its channel once for it), from the moment the call has it."""
         with self._lock:
             self._calls += 1
-            self._clock = self._now()
+            self._off = self._now()
             if kernel_channel is not None and self._channels != {kernel_channel}:
                 self._channels = frozenset({kernel_channel})
                 self._pass(bus, Transfer(KERNEL_MUX_ADDRESS, None, bytes([1 << kernel_channel])))
@@ -129,10 +129,10 @@ class Wire:
                 self._pass(bus, transfer)
 
     def _pass(self, bus: int, transfer: Transfer) -> None:
-        due = self._clock + wire_seconds(transfer.wire_bytes, self._hz)
+        due = self._off + wire_seconds(transfer.wire_bytes, self._hz)
         off = self._gate(transfer, max(0.0, due - self._now()))
-        self._clock = self._now() if off is None else off
-        self.carried.append(Carried(bus, self._channels, transfer, self._clock, self._calls))
+        self._off = self._now() if off is None else off
+        self.carried.append(Carried(bus, self._channels, transfer, self._off, self._calls))
 
 
 class WireBus:
