@@ -424,6 +424,7 @@ class _Loop:
                 seconds = sum(wire_seconds(sent.wire_bytes, pi.i2c_hz)
                               + sent.writer_cpu * pi.cpu_factor for sent in what.sent)
                 mine = presser if presser in what.seats else None
+                self.wire.run(now)
                 idle = not self.wire.queued and self.wire.free <= now
                 self.wire.submit(_Transfer(now, seconds, step, what.seats, mine))
                 if mine is not None and idle:  # handed the GIL: BusWriter.submit
