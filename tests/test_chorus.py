@@ -353,6 +353,34 @@ def test_screens_to_show_one_frame_join_the_blocks_another_frame_shares(
         assert heard[channel][-1][0] == 1 << channel
 
 
+def test_screens_that_show_one_frame_handed_the_next_share_its_plan_unplanned(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn change: eight seats that show the same frame are handed the same new one, one
+    by one, while the wire is busy. The new frame is planned once, for the first seat; each
+    seat after it joins those writes as they stand, not planned again with the others (a
+    plan per seat is what a Zero's loop could least afford there). Its changed bytes cross
+    the wire once, every seat connected; each seat shows it, and the last write each heard
+    was to it alone."""
+    old, new = paged((80, 81, 82, 83, 84, 85, 86, 87)), paged((80, 81, 92, 83, 84, 85, 96, 97))
+    for screen in rig.screens:
+        show(screen, old)
+    rig.drain()
+    mark = len(rig.wire.transfers)
+    planned = counted_plans(monkeypatch)
+    with rig.together():
+        for screen in rig.screens:
+            show(screen, new)
+    assert planned == [new]
+    since = rig.wire.transfers[mark:]
+    controller = CONTROLLERS["ssd1306"]
+    changed = transfers(plan(old, new, controller), controller)
+    assert data_bytes(since) == sum(end - start for _, spans in changed for start, end in spans)
+    heard = per_channel(since)
+    for channel in range(8):
+        assert shown(rig.wire, channel) == new
+        assert heard[channel][-1][0] == 1 << channel
+
+
 def test_a_frame_handed_over_while_another_is_sent_joins_the_blocks_not_yet_sent(
         rig: Rig) -> None:
     """A slow loop: seat 0's whole new frame (one window, eight blocks) is on its way, its

@@ -106,6 +106,13 @@ class _Job:
         message = _message(self)
         return ctypes.create_string_buffer(message, len(message))
 
+    def reaching(self, parts: tuple[Part, ...]) -> _Job:
+        """The same transfer to ``parts``: its message, if made, is not made again."""
+        job = dataclasses.replace(self, parts=parts)
+        if "buffer" in self.__dict__:
+            job.__dict__["buffer"] = self.__dict__["buffer"]
+        return job
+
 
 @dataclass
 class Chorus:
@@ -185,6 +192,8 @@ class Chorus:
                 self._riders.append(part)
         elif self._joins(part):
             self._plan_alone(part)
+        elif (twin := self._twin(part)) is not None:
+            self._beside(part, twin)
         elif (group := self._regroup(part)) is not None:
             self._plan_together(group)
         elif self._awaited_jobs:
@@ -347,6 +356,44 @@ class Chorus:
             return None
         return group
 
+    def _twin(self, part: Part) -> Part | None:
+        """A queued screen whose plan ``part``'s public frame can take as it stands: one
+        that is to show that frame from the very RAM ``part`` holds, its plan for it queued,
+        none of it on the wire, awaited or ridden; ``part`` itself with nothing queued. Its
+        writes bring ``part`` its frame byte for byte (:meth:`_beside`), with no planning:
+        a turn change hands the seats that show the same frame over one by one, and each
+        planned with the others again (:meth:`_plan_together`) cost the loop more than
+        composing it."""
+        if not part.present or not self._shared(part) or part in self._flying \
+                or any(part in job.parts for job in self._jobs):
+            return None
+        for other in self._parts:
+            if (other is not part and other.want == part.want and other.held == part.held
+                    and self._planned.get(id(other)) is other.want and self._joinable(other)
+                    and other not in self._flying):
+                mine = [job for job in self._jobs if other in job.parts]
+                if any(_writes(job) for job in mine) \
+                        and not any(self._awaited in job.parts for job in mine):
+                    return other
+        return None
+
+    def _beside(self, part: Part, twin: Part) -> None:
+        """``part`` joins every queued write of ``twin`` (:meth:`_twin`); then each that
+        shares one is asked alone after its last (a NOP, as in :meth:`_together`; ``part``'s
+        DISPLAY_ON, if owed, asks it)."""
+        jobs = [job.reaching((*job.parts, part)) if twin in job.parts and _writes(job) else job
+                for job in self._jobs]
+        asks: dict[int, list[_Job]] = {}
+        twin_last = max(index for index, job in enumerate(jobs) if twin in job.parts)
+        if jobs[twin_last].parts != (twin,):
+            asks[twin_last] = [_Job((twin,), (NOP,))]
+        last = max(index for index, job in enumerate(jobs) if part in job.parts)
+        asks.setdefault(last, []).append(_Job((part,), (DISPLAY_ON,), switches="on") if part.on
+                                         else _Job((part,), (NOP,)))
+        self._jobs = deque(job for index, one in enumerate(jobs)
+                           for job in (one, *asks.get(index, ())))
+        self._queued([part])
+
     def _plan_together(self, group: list[Part]) -> None:
         """Plan ``group`` (see :meth:`_regroup`) where its first write of its own was
         queued: it may join the queued writes before it. A queued write it shared with
@@ -362,7 +409,7 @@ class Chorus:
             elif len(others) == len(job.parts):
                 kept.append(job)
             else:
-                kept.append(dataclasses.replace(job, parts=others))
+                kept.append(job.reaching(others))
         at = len(kept) if at is None else at
         self._jobs = deque(kept[:at])
         self._jobs.extend(self._together(group))
@@ -423,7 +470,7 @@ class Chorus:
                     joined = job.commands != () or rest is not None
                 if joined:
                     more = tuple(part for part in joining if part not in job.parts)
-                    job = dataclasses.replace(job, parts=(*job.parts, *more))
+                    job = job.reaching((*job.parts, *more))
             jobs.append(job)
         if joined and not any(job.parts == (awaited,) and job.commands == (NOP,) for job in jobs):
             # Its writes are shared now: it is asked alone as soon as its frame is sent, not
@@ -559,7 +606,7 @@ class Chorus:
                     continue
                 for index in range(at if from_head else first, stop):
                     joining = (*jobs[index].parts, *parts)
-                    jobs[index] = dataclasses.replace(jobs[index], parts=joining)
+                    jobs[index] = jobs[index].reaching(joining)
                 if not from_head:
                     rest = self._rest(jobs[first])
                     assert rest is not None
@@ -679,6 +726,12 @@ class Chorus:
             self._stale = True
         for part in parts:
             part.failed(error)
+
+
+def _writes(job: _Job) -> bool:
+    """Whether ``job`` writes the frame its screens are to show (RAM, or a window's
+    addressing), not a switch or a NOP that asks one screen alone."""
+    return not job.switches and job.commands != (NOP,)
 
 
 def _wire_bytes(job: _Job) -> int:
