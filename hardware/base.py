@@ -78,7 +78,8 @@ class SeatScreen(ABC):
 
     @abstractmethod
     def show(self, image: Image.Image) -> None:
-        """Make the screen show ``image`` (mode "1"), sending only what changed.
+        """Make the screen show ``image`` (mode "1"), sending only what changed. A shown
+        image is not changed afterwards: a screen may keep what it made of it.
 
         Raises :class:`OSError` when the display is unreachable (unplugged, bus error).
         """

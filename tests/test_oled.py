@@ -15,6 +15,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
 from companion.render import large_font
+from hardware.drivers import oled
 from hardware.drivers.bus import RecordingBus, Tca9548a, Transfer
 from hardware.drivers.chorus import DISPLAY_OFF, DISPLAY_ON
 from hardware.drivers.oled import CONTROLLERS, OledScreen
@@ -350,6 +351,38 @@ def test_show_rejects_wrong_image_mode(rig) -> None:
     screen, _, _ = rig
     with pytest.raises(ValueError, match="128x64 mode-1"):
         screen.show(Image.new("RGB", SIZE))
+
+
+def test_a_public_image_s_ram_is_made_once_for_every_screen_a_private_one_s_each_time(
+        driver: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn change hands several seats the same public image: its controller RAM is made
+    for the first screen (of each rotation) and found for the others, and each shows it. A
+    private image's RAM is made for every screen each time, so its cost never tells
+    whether the same secret was shown before."""
+    made: list[Image.Image] = []
+
+    def counted(image: Image.Image) -> bytes:
+        made.append(image)
+        return page_bytes(image)
+
+    monkeypatch.setattr(oled, "page_bytes", counted)
+    rigs = [(OledScreen(bus, driver=driver, address=ADDRESS, rotate=rotate), bus)
+            for rotate, bus in ((0, RecordingBus()), (0, RecordingBus()), (2, RecordingBus()))]
+    for screen, _ in rigs:
+        screen.reconnect()
+    public, private = clock_face("1:23"), clock_face("0:45")
+    for screen, _ in rigs:
+        screen.show(public)
+    assert len(made) == 2  # rotations 0 and 2
+    for (_, bus), rotate in zip(rigs, (0, 0, 2), strict=True):
+        assert Ram(driver).feed(bus.transfers).visible() == luma_ram(driver, public,
+                                                                       rotate).visible()
+    for _ in range(2):
+        for screen, _ in rigs:
+            screen.disclose(private)
+    assert len(made) == 2 + 6
+    for screen, _ in rigs:
+        screen.close()
 
 
 def test_mux_selects_channel_only_when_switching() -> None:

@@ -20,6 +20,8 @@ its own):
 from __future__ import annotations
 
 import errno
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -37,6 +39,42 @@ from .chorus import COMMAND_MODE, NOP, Chorus, Part
 from .planner import BLANK_FRAME, Addressing, page_bytes
 
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns centred in the SH1106's 132-column RAM
+
+
+class PublicRam:
+    """The controller RAM of the public images shown last, made once for every screen.
+
+    A table shows few public faces, and the seats that show the same one are handed the
+    same image (companion/screens.py draws each once and shares it; no screen changes
+    one): a turn change hands seven seats one frame. Its RAM (a transpose and two copies in
+    C, some 70 us here, ten times that on a Zero 2 W) is made for the first and found for
+    the others. Kept by identity, each with its image (so no other image takes its ``id``)
+    and its rotation. A private image (:meth:`OledScreen.disclose`) is never kept: its RAM
+    is made for its seat each time, so how long that takes never tells whether the same
+    secret was shown before, here or on another seat.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._kept: OrderedDict[tuple[int, int], tuple[Image.Image, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, image: Image.Image, rotate: int, make: Callable[[], bytes]) -> bytes:
+        key = (id(image), rotate)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] is image:
+                self._kept.move_to_end(key)
+                return kept[1]
+        frame = make()
+        with self._lock:
+            self._kept[key] = (image, frame)
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+        return frame
+
+
+PUBLIC_RAM = PublicRam(16)  # as many as companion/screens.py keeps public faces drawn
 
 
 
@@ -157,15 +195,15 @@ class OledScreen(SeatScreen):
             self._part.present = True
 
     def show(self, image: Image.Image) -> None:
-        frame = self._frame_of(image)
+        frame = self._frame_of(image, public=True)
         self._update(frame, off_first=False, on_after=not self._lit)
 
     def disclose(self, image: Image.Image) -> None:
-        frame = self._frame_of(image)
+        frame = self._frame_of(image, public=False)
         self._update(frame, off_first=False, on_after=not self._lit, whole=True)
 
     def conceal(self, image: Image.Image) -> None:
-        frame = self._frame_of(image)
+        frame = self._frame_of(image, public=True)
         self._update(frame, off_first=True, on_after=True, whole=True)
 
     def blank(self) -> None:
@@ -185,11 +223,16 @@ class OledScreen(SeatScreen):
         if self._writer is not None:
             self._writer.release()
 
-    def _frame_of(self, image: Image.Image) -> bytes:
+    def _frame_of(self, image: Image.Image, *, public: bool) -> bytes:
+        """The controller RAM for ``image``: a public one's made once for every screen
+        (:class:`PublicRam`), a private one's each time."""
         if image.mode != "1" or image.size != SCREEN_SIZE:
             raise ValueError(f"a seat screen shows 128x64 mode-1 images, not {image!r}")
         self._raise_failure()
-        return page_bytes(self._require_device().preprocess(image))
+        device = self._require_device()
+        if public:
+            return PUBLIC_RAM.of(image, self._rotate, lambda: page_bytes(device.preprocess(image)))
+        return page_bytes(device.preprocess(image))
 
     def _update(self, frame: bytes, *, off_first: bool, on_after: bool, whole: bool = False,
                 wait: bool = False) -> None:
