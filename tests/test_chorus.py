@@ -652,6 +652,32 @@ def test_a_frame_handed_over_while_others_are_sent_plans_none_of_them_again(
     assert all(shown(rig.wire, number) == noise(70 + number) for number in range(7))
 
 
+def test_a_frame_a_screen_on_the_wire_is_to_show_is_planned_as_it_is_handed(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0's new frame is on the wire, seats 1 to 3 queued with frames of their own, when
+    seat 4 is handed seat 0's frame: it is planned there and then, joining what is queued
+    of seat 0's, and nothing else is planned again (the writer planning every queued seat
+    again would leave the wire idle meanwhile). Each seat shows its frame."""
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    blocker = Blocker()
+    rig.writer.submit(blocker, lambda error: None)
+    assert blocker.inside.wait(HANG)
+    for number in range(4):
+        show(rig.screens[number], noise(70 + number))
+    rig.wire.hold()
+    blocker.released.set()
+    rig.wire.until_waiting()  # seat 0's first call on the wire
+    planned = counted_plans(monkeypatch)
+    show(rig.screens[4], noise(70))
+    rig.wire.open()
+    rig.drain()
+    assert planned == [noise(70)]
+    assert shown(rig.wire, 4) == noise(70)
+    assert all(shown(rig.wire, number) == noise(70 + number) for number in range(4))
+
+
 def test_frames_handed_over_while_the_presser_is_sent_ride_along(
         rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
     """A presser's frame longer than one ``I2C_RDWR`` (here three messages a call) is on

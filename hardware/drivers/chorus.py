@@ -168,11 +168,14 @@ class Chorus:
         done while the wire carries what is queued, not between two calls with the wire
         idle, and the others are not planned again for it (a turn change hands eight seats
         over one by one while the first are sent). A frame that queued screens are to show
-        too, or that supersedes one still queued, is planned again with theirs where the
-        first of them is queued, when none of them is awaited or on the wire. Anything else
-        makes the writer plan everything again before its next call; but while the awaited
-        frame is on its way, another's same frame rides along with it, and the rest waits
-        for it (nothing is planned again on the presser's time).
+        too, or that supersedes one still queued, joins the writes of one that holds what
+        it holds (:meth:`_twin`), or is planned again with theirs where the first of them is
+        queued, when none of them is awaited or on the wire; a frame whose screen has
+        nothing queued or on the wire is planned alone, joining what is queued of theirs,
+        when one of them is. Anything else makes the writer plan everything again before its
+        next call; but while the awaited frame is on its way, another's same frame rides
+        along with it, and the rest waits for it (nothing is planned again on the presser's
+        time).
         """
         if not part.queued:
             self._order += 1
@@ -196,6 +199,8 @@ class Chorus:
             self._beside(part, twin)
         elif (group := self._regroup(part)) is not None:
             self._plan_together(group)
+        elif self._free(part):
+            self._plan_alone(part)
         elif self._awaited_jobs:
             self._after_awaited = True
         else:
@@ -213,13 +218,17 @@ class Chorus:
         """Whether ``part``'s new frame can be planned after the plan made, leaving it as it
         is: the display is there, nothing of ``part`` is queued or on the wire (what it
         holds is what it will hold), and no other screen waits to show that frame."""
-        if not part.present or part in self._flying:
-            return False
-        if any(part in job.parts for job in self._jobs):
+        if not self._free(part):
             return False
         return not self._shared(part) or not any(
             other is not part and other.queued and other.want == part.want and self._shared(other)
             for other in self._parts)
+
+    def _free(self, part: Part) -> bool:
+        """Whether what ``part`` holds is what it will hold: the display is there, nothing of
+        it queued or on the wire."""
+        return part.present and part not in self._flying and not any(
+            part in job.parts for job in self._jobs)
 
     def submit(self, urgent: bool) -> None:
         """Queue the chorus on its writer (it keeps its place if queued)."""
@@ -364,8 +373,7 @@ class Chorus:
         a turn change hands the seats that show the same frame over one by one, and each
         planned with the others again (:meth:`_plan_together`) cost the loop more than
         composing it."""
-        if not part.present or not self._shared(part) or part in self._flying \
-                or any(part in job.parts for job in self._jobs):
+        if not self._free(part) or not self._shared(part):
             return None
         for other in self._parts:
             if (other is not part and other.want == part.want and other.held == part.held
