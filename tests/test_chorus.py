@@ -703,6 +703,38 @@ def test_frames_handed_over_while_the_presser_is_sent_ride_along(
     assert all(shown(rig.wire, channel) == frame for channel in range(8))
 
 
+def test_once_the_presser_is_sent_its_riders_are_planned_and_nothing_else(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seats 5 and 6 are queued with frames of their own, the presser's frame goes first,
+    and seats 1 to 3 are handed it while it is on the wire: they ride along, and once it
+    is sent what they still lack is planned, together; the frames of seats 5 and 6 are not
+    planned again (the writer does that with the wire idle). Each seat shows its frame."""
+    monkeypatch.setattr(chorus, "RDWR_MESSAGES", 3)
+    for number, screen in enumerate(rig.screens):
+        show(screen, noise(number))
+    rig.drain()
+    frame = noise(62)
+    rig.wire.hold()
+    blocker = Blocker()
+    rig.writer.submit(blocker, lambda error: None)
+    assert blocker.inside.wait(HANG)
+    for number in (5, 6):
+        show(rig.screens[number], noise(70 + number))
+    rig.screens[0].awaited()
+    show(rig.screens[0], frame)
+    blocker.released.set()
+    rig.wire.let(3)
+    rig.wire.until_waiting()
+    planned = counted_plans(monkeypatch)
+    for screen in rig.screens[1:4]:
+        show(screen, frame)
+    rig.wire.open()
+    rig.drain()
+    assert planned == [frame]
+    assert all(shown(rig.wire, channel) == frame for channel in range(4))
+    assert all(shown(rig.wire, number) == noise(70 + number) for number in (5, 6))
+
+
 def test_a_presser_joined_by_riders_is_asked_before_the_wire_turns_to_other_work(
         rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
     """Riders make the presser's last writes shared (its frame longer than one ``I2C_RDWR``

@@ -131,7 +131,8 @@ class Chorus:
     _stale: bool = field(default=False, init=False)
     _awaited: Part | None = field(default=None, init=False)
     _awaited_jobs: int = field(default=0, init=False)
-    _riders: list[Part] = field(default_factory=list, init=False)
+    _riders: list[Part] = field(default_factory=list, init=False)  # to join the awaited's writes
+    _rode: list[Part] = field(default_factory=list, init=False)  # ... and be planned after them
     _flying: tuple[Part, ...] = field(default=(), init=False)  # the parts of the call sent now
     _after_awaited: bool = field(default=False, init=False)  # plan again once it is sent
     _order: int = field(default=0, init=False)
@@ -190,10 +191,18 @@ class Chorus:
             self._awaited = part
             self._stale = True
         elif self._awaited_jobs and self._rides(part):
-            self._after_awaited = True
-            if part not in self._riders:
-                self._riders.append(part)
-        elif self._joins(part):
+            for riders in (self._riders, self._rode):
+                if part not in riders:
+                    riders.append(part)
+        else:
+            self._plan_handed(part)
+        for job in self._jobs:  # its messages made here, not by the writer between calls
+            _ = job.buffer
+
+    def _plan_handed(self, part: Part) -> None:
+        """Plan ``part``'s new frame, nobody waiting for it, where that changes no plan made
+        but its group's (see :meth:`handed`); else leave it to the writer."""
+        if self._joins(part):
             self._plan_alone(part)
         elif (twin := self._twin(part)) is not None:
             self._beside(part, twin)
@@ -205,8 +214,6 @@ class Chorus:
             self._after_awaited = True
         else:
             self._stale = True
-        for job in self._jobs:  # its messages made here, not by the writer between calls
-            _ = job.buffer
 
     def _rides(self, part: Part) -> bool:
         """Whether ``part`` is to show the frame the awaited screen is being sent."""
@@ -313,6 +320,7 @@ class Chorus:
         planned on the presser's time; everything else once it is sent."""
         self._stale = self._after_awaited = False
         self._riders.clear()
+        self._rode.clear()
         self._jobs.clear()
         self._planned.clear()
         pending = []
@@ -722,6 +730,11 @@ class Chorus:
         what waited for it is planned now."""
         self._awaited = None
         self._stale = self._stale or self._after_awaited
+        rode, self._rode = self._rode, []
+        for part in sorted(rode, key=lambda part: part.queued):
+            if not self._stale and part.want is not None \
+                    and self._planned.get(id(part)) is not part.want:
+                self._plan_handed(part)
         if self.writer is not None:
             self.writer.relax(self)
 
