@@ -182,6 +182,27 @@ class Rig:
         self.wire.open()
         self.drain()
 
+    def held(self) -> Blocker:
+        """Every screen shown its own noise and sent; then the wire held and the writer busy
+        until the blocker returned is released."""
+        for number, screen in enumerate(self.screens):
+            show(screen, noise(number))
+        self.drain()
+        self.wire.hold()
+        blocker = Blocker()
+        self.writer.submit(blocker, lambda error: None)
+        assert blocker.inside.wait(HANG)
+        return blocker
+
+    def four_queued_the_first_on_the_wire(self) -> None:
+        """Seats 0 to 3 handed ``noise(70 + n)`` while the writer is busy, so all four are
+        planned; then seat 0's first call on the wire, held there."""
+        blocker = self.held()
+        for number in range(4):
+            show(self.screens[number], noise(70 + number))
+        blocker.released.set()
+        self.wire.until_waiting()
+
     def close(self) -> None:
         self.wire.open()
         for screen in self.screens:
@@ -631,17 +652,7 @@ def test_a_frame_handed_over_while_others_are_sent_plans_none_of_them_again(
     """Seats handed their frames one by one while the first are on the wire (a turn change
     on a slow Pi) are each planned once, after the rest: the writer does not plan the
     queued seats again for every one of them, with the wire idle meanwhile."""
-    for number, screen in enumerate(rig.screens):
-        show(screen, noise(number))
-    rig.drain()
-    blocker = Blocker()
-    rig.writer.submit(blocker, lambda error: None)
-    assert blocker.inside.wait(HANG)
-    for number in range(4):
-        show(rig.screens[number], noise(70 + number))
-    rig.wire.hold()
-    blocker.released.set()
-    rig.wire.until_waiting()  # four seats planned, the first one's first call on the wire
+    rig.four_queued_the_first_on_the_wire()
     planned = counted_plans(monkeypatch)
     for number in range(4, 7):
         show(rig.screens[number], noise(70 + number))
@@ -658,17 +669,7 @@ def test_a_frame_a_screen_on_the_wire_is_to_show_is_planned_as_it_is_handed(
     seat 4 is handed seat 0's frame: it is planned there and then, joining what is queued
     of seat 0's, and nothing else is planned again (the writer planning every queued seat
     again would leave the wire idle meanwhile). Each seat shows its frame."""
-    for number, screen in enumerate(rig.screens):
-        show(screen, noise(number))
-    rig.drain()
-    blocker = Blocker()
-    rig.writer.submit(blocker, lambda error: None)
-    assert blocker.inside.wait(HANG)
-    for number in range(4):
-        show(rig.screens[number], noise(70 + number))
-    rig.wire.hold()
-    blocker.released.set()
-    rig.wire.until_waiting()  # seat 0's first call on the wire
+    rig.four_queued_the_first_on_the_wire()
     planned = counted_plans(monkeypatch)
     show(rig.screens[4], noise(70))
     rig.wire.open()
@@ -710,14 +711,8 @@ def test_once_the_presser_is_sent_its_riders_are_planned_and_nothing_else(
     is sent what they still lack is planned, together; the frames of seats 5 and 6 are not
     planned again (the writer does that with the wire idle). Each seat shows its frame."""
     monkeypatch.setattr(chorus, "RDWR_MESSAGES", 3)
-    for number, screen in enumerate(rig.screens):
-        show(screen, noise(number))
-    rig.drain()
+    blocker = rig.held()
     frame = noise(62)
-    rig.wire.hold()
-    blocker = Blocker()
-    rig.writer.submit(blocker, lambda error: None)
-    assert blocker.inside.wait(HANG)
     for number in (5, 6):
         show(rig.screens[number], noise(70 + number))
     rig.screens[0].awaited()
@@ -743,14 +738,8 @@ def test_a_presser_joined_by_riders_is_asked_before_the_wire_turns_to_other_work
     meanwhile (not once the rest is planned, with the others' planning on the presser's
     time)."""
     monkeypatch.setattr(chorus, "RDWR_MESSAGES", 3)
-    for number, screen in enumerate(rig.screens):
-        show(screen, noise(number))
-    rig.drain()
+    blocker = rig.held()
     frame = noise(61)
-    rig.wire.hold()
-    blocker = Blocker()
-    rig.writer.submit(blocker, lambda error: None)
-    assert blocker.inside.wait(HANG)
     ran_at: list[int] = []
 
     class Older:
