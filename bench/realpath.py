@@ -224,13 +224,14 @@ class Tracer:
         return chosen.trace, chosen.cpu
 
     def traced_chorus(self, chorus: Chorus) -> None:
-        """Stamp each screen's hand-over to ``chorus``, and mark the screens each of its
-        transfers is for while it is sent."""
+        """Stamp each screen's hand-over to ``chorus`` once the chorus has taken it (its
+        planning, on the loop's thread, is done before any of the frame's transfers can
+        go), and mark the screens each of its transfers is for while it is sent."""
         handed, send = chorus.handed, chorus._send
 
         def traced_handed(part: Part, *, urgent: bool) -> None:
-            self.frames[id(part)] = _Handed(self.current, time.thread_time(), urgent)
             handed(part, urgent=urgent)
+            self.frames[id(part)] = _Handed(self.current, time.thread_time(), urgent)
 
         def traced_send(jobs: list[_Job]) -> None:
             self.handed.parts = jobs[0].parts

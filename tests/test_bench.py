@@ -552,6 +552,56 @@ def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
             screen.close()
 
 
+def test_traces_stamp_a_chorus_transfer_once_its_frame_is_planned(tmp_path):
+    """A frame's transfers exist once the chorus has planned them on the loop's thread:
+    each is stamped with the loop's CPU after that planning, so the Zero model charges it
+    before the frame's bytes can go, as the wire waits for it."""
+    import threading
+    import time
+
+    from bench import realpath, zero
+    from hardware.config import parse_config
+    from hardware.drivers.bus import BusWriter, Tca9548a
+    from hardware.drivers.chorus import Chorus
+    from hardware.drivers.emulated_wire import EmulatedPi
+    from hardware.drivers.oled import CONTROLLERS, OledScreen
+    from tests.test_chorus import _unpacked, image_from, noise, show
+
+    config = parse_config(realpath.table_toml(8, realpath.ONE_BUS))
+    tracer = realpath.Tracer()
+    tracer.loop_thread = threading.current_thread()
+    pi = EmulatedPi(tmp_path / "sys", gate=lambda transfer, seconds: None)
+    mux = Tca9548a(realpath.TimedBus(pi.open(1), realpath.seat_of(config), tracer))
+    writer = BusWriter("i2c-1")
+    chorus = Chorus(0x3C, CONTROLLERS["ssd1306"], writer, mux)
+    screen = OledScreen(mux.channel(0), writer=writer, chorus=chorus)
+    planned = chorus.handed
+
+    def planning(part, *, urgent):  # the chorus's own planning, made to take 2 ms of CPU
+        planned(part, urgent=urgent)
+        until = time.thread_time() + 0.002
+        while time.thread_time() < until:
+            pass
+
+    chorus.handed = planning
+    tracer.traced_submit(writer)
+    tracer.traced_chorus(chorus)
+    try:
+        screen.reconnect()
+        show(screen, noise(1))
+        writer.call(lambda: None)
+        trace = tracer.current = zero.Trace(1, 0.0)
+        screen.awaited()
+        image = image_from(_unpacked(noise(2)))
+        before = time.thread_time()
+        screen.show(image)
+        writer.call(lambda: None)
+        stamps = [s.cpu for s in trace.sent if 1 in s.seats]
+        assert stamps and min(stamps) >= before + 0.002
+    finally:
+        screen.close()
+
+
 def test_traces_charge_a_writer_its_own_cpu_not_the_emulated_bus_call(tmp_path):
     """The writer's CPU for a transfer is what it spent before the bus call (the Zero model
     multiplies it by ten); the emulated wire, its gate and the tracing stand for the ioctl,
