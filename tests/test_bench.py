@@ -503,20 +503,18 @@ def test_traces_mark_where_a_step_looks_at_the_loop_s_queue_and_each_message_of_
     assert (trace.sent[0].joined, first.joined, second.joined) == (False, False, True)
 
 
-def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
-    """Two screens of one chorus handed the same frame, the presser's first: each transfer
-    is stamped with the loop's CPU when the presser's frame was handed over (the one it
-    carries), not when the chorus last got work (the other seat's, later)."""
+def _traced_screens(tmp_path, count, wrap_handed=None):
+    """``count`` screens of one chorus behind a mux on the emulated wire, through a writer,
+    traced as the real-shaped bench traces them; ``wrap_handed`` wraps the chorus's own
+    hand-over, inside the tracer's."""
     import threading
-    import time
 
-    from bench import realpath, zero
+    from bench import realpath
     from hardware.config import parse_config
     from hardware.drivers.bus import BusWriter, Tca9548a
     from hardware.drivers.chorus import Chorus
     from hardware.drivers.emulated_wire import EmulatedPi
     from hardware.drivers.oled import CONTROLLERS, OledScreen
-    from tests.test_chorus import Blocker, noise, show
 
     config = parse_config(realpath.table_toml(8, realpath.ONE_BUS))
     tracer = realpath.Tracer()
@@ -525,9 +523,24 @@ def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
     mux = Tca9548a(realpath.TimedBus(pi.open(1), realpath.seat_of(config), tracer))
     writer = BusWriter("i2c-1")
     chorus = Chorus(0x3C, CONTROLLERS["ssd1306"], writer, mux)
-    screens = [OledScreen(mux.channel(c), writer=writer, chorus=chorus) for c in range(2)]
+    screens = [OledScreen(mux.channel(c), writer=writer, chorus=chorus) for c in range(count)]
+    if wrap_handed is not None:
+        chorus.handed = wrap_handed(chorus.handed)
     tracer.traced_submit(writer)
     tracer.traced_chorus(chorus)
+    return tracer, writer, screens
+
+
+def test_traces_stamp_a_chorus_transfer_with_the_frame_it_carries(tmp_path):
+    """Two screens of one chorus handed the same frame, the presser's first: each transfer
+    is stamped with the loop's CPU when the presser's frame was handed over (the one it
+    carries), not when the chorus last got work (the other seat's, later)."""
+    import time
+
+    from bench import zero
+    from tests.test_chorus import Blocker, noise, show
+
+    tracer, writer, screens = _traced_screens(tmp_path, 2)
     try:
         for number, screen in enumerate(screens):
             screen.reconnect()
@@ -556,36 +569,20 @@ def test_traces_stamp_a_chorus_transfer_once_its_frame_is_planned(tmp_path):
     """A frame's transfers exist once the chorus has planned them on the loop's thread:
     each is stamped with the loop's CPU after that planning, so the Zero model charges it
     before the frame's bytes can go, as the wire waits for it."""
-    import threading
     import time
 
-    from bench import realpath, zero
-    from hardware.config import parse_config
-    from hardware.drivers.bus import BusWriter, Tca9548a
-    from hardware.drivers.chorus import Chorus
-    from hardware.drivers.emulated_wire import EmulatedPi
-    from hardware.drivers.oled import CONTROLLERS, OledScreen
+    from bench import zero
     from tests.test_chorus import _unpacked, image_from, noise, show
 
-    config = parse_config(realpath.table_toml(8, realpath.ONE_BUS))
-    tracer = realpath.Tracer()
-    tracer.loop_thread = threading.current_thread()
-    pi = EmulatedPi(tmp_path / "sys", gate=lambda transfer, seconds: None)
-    mux = Tca9548a(realpath.TimedBus(pi.open(1), realpath.seat_of(config), tracer))
-    writer = BusWriter("i2c-1")
-    chorus = Chorus(0x3C, CONTROLLERS["ssd1306"], writer, mux)
-    screen = OledScreen(mux.channel(0), writer=writer, chorus=chorus)
-    planned = chorus.handed
+    def slow(handed):
+        def planning(part, *, urgent):  # the chorus's own planning, made to take 2 ms
+            handed(part, urgent=urgent)
+            until = time.thread_time() + 0.002
+            while time.thread_time() < until:
+                pass
+        return planning
 
-    def planning(part, *, urgent):  # the chorus's own planning, made to take 2 ms of CPU
-        planned(part, urgent=urgent)
-        until = time.thread_time() + 0.002
-        while time.thread_time() < until:
-            pass
-
-    chorus.handed = planning
-    tracer.traced_submit(writer)
-    tracer.traced_chorus(chorus)
+    tracer, writer, [screen] = _traced_screens(tmp_path, 1, slow)
     try:
         screen.reconnect()
         show(screen, noise(1))
