@@ -63,6 +63,16 @@ RDWR_MESSAGES = 42  # I2C_RDWR_IOCTL_MAX_MSGS, linux/i2c-dev.h: the most one ioc
 # the mux, three transfers of some 0.1 ms each on the wire and the writer's work for each; half
 # a block is some 1.3 ms of bytes at 400 kHz. Our judgment, not a measurement.
 JOIN_MID_WINDOW = I2C_BLOCK // 2
+# ctypes makes an array type once for each element type and length, and keeps it only while
+# an array of it is alive (its cache holds the type weakly): once the collector has freed the
+# last message of a length, or the last call of so many messages (smbus2's ``i2c_rdwr`` makes
+# an ``i2c_msg * n`` array for each call), the next one makes the type again, some 30-60 us
+# here against 1-3 us for a type that is kept. So every message goes in a buffer of one
+# type, long enough for the longest (its control byte and a block of RAM; an addressing
+# command is shorter), and each count of messages a call has had keeps its type here.
+MESSAGE_BYTES = 1 + I2C_BLOCK
+_MESSAGE = ctypes.c_char * MESSAGE_BYTES
+_CALLS: dict[int, type[ctypes.Array[i2c_msg]]] = {}
 
 
 @dataclass(eq=False)
@@ -100,11 +110,18 @@ class _Job:
 
     @cached_property
     def buffer(self) -> ctypes.Array[ctypes.c_char]:
-        """The message as the kernel reads it (its control byte, then commands or RAM), made
-        once: on the thread that plans it while the wire carries earlier work
-        (:meth:`Chorus.handed`), not by the writer between two calls with the wire idle."""
-        message = _message(self)
-        return ctypes.create_string_buffer(message, len(message))
+        """The message as the kernel reads it (its control byte, then commands or RAM; its
+        first :attr:`size` bytes), made once: on the thread that plans it while the wire
+        carries earlier work (:meth:`Chorus.handed`), not by the writer between two calls
+        with the wire idle."""
+        buffer = _MESSAGE()
+        buffer.value = _message(self)
+        return buffer
+
+    @property
+    def size(self) -> int:
+        """The message's bytes: the control byte, then the commands or the RAM."""
+        return 1 + (len(self.commands) or sum(end - start for start, end in self.spans))
 
     def reaching(self, parts: tuple[Part, ...]) -> _Job:
         """The same transfer to ``parts``: its message, if made, is not made again."""
@@ -686,7 +703,9 @@ class Chorus:
             if len(jobs) == 1 and jobs[0].commands:
                 bus.write_i2c_block_data(self.address, COMMAND_MODE, list(jobs[0].commands))
             else:
-                bus.i2c_rdwr(*(_written(self.address, job.buffer) for job in jobs))
+                if len(jobs) not in _CALLS:
+                    _CALLS[len(jobs)] = i2c_msg * len(jobs)
+                bus.i2c_rdwr(*(_written(self.address, job) for job in jobs))
 
     def _connected(self, parts: tuple[Part, ...]) -> AbstractContextManager[I2cBus]:
         """The bus to write ``parts`` on: with a mux, its parent bus with their channels
@@ -756,14 +775,15 @@ def _writes(job: _Job) -> bool:
 
 
 def _wire_bytes(job: _Job) -> int:
-    """``job``'s bytes on the wire: the address byte, the control byte, the payload."""
-    return 2 + (len(job.commands) or sum(end - start for start, end in job.spans))
+    """``job``'s bytes on the wire: the address byte, then its message."""
+    return 1 + job.size
 
 
-def _written(address: int, buffer: ctypes.Array[ctypes.c_char]) -> i2c_msg:
-    """A write of ``buffer`` to ``address``, as :meth:`smbus2.i2c_msg.write` makes one, but
-    from a buffer made already (that method copies its bytes into a new one each call)."""
-    return i2c_msg(addr=address, flags=0, len=len(buffer), buf=buffer)
+def _written(address: int, job: _Job) -> i2c_msg:
+    """A write of ``job``'s message to ``address``, as :meth:`smbus2.i2c_msg.write` makes
+    one, but from the buffer made already (that method copies the bytes into a new one, of a
+    type for their length, each call)."""
+    return i2c_msg(addr=address, flags=0, len=job.size, buf=job.buffer)
 
 
 def _message(job: _Job) -> bytes:
