@@ -121,18 +121,19 @@ Costs = tuple[int, ...]  # the cost of a window of each size, 0..FRAME_BYTES
 def _runs(old: bytes | None, new: bytes, cost: Costs) -> list[list[Run]]:
     """Each page's changed column runs, merged wherever one write costs no more than two.
 
-    A page that did not change is told by one comparison; in one that did, XOR of its two
-    rows as integers marks every changed byte non-zero, and a regular expression finds the
-    runs: all in C, as this runs for every frame.
+    One XOR of the two frames as integers marks every changed byte non-zero; a page that
+    did not change is told by one comparison of its row, and in one that did a regular
+    expression finds the runs: all in C, as this runs for every frame.
     """
     if old is None:
         return [[(0, WIDTH)] for _ in range(PAGES)]
+    changed = _xor(old, new)
     pages: list[list[Run]] = []
     for base in range(0, FRAME_BYTES, WIDTH):
         spans: list[Run] = []
-        before, after = old[base : base + WIDTH], new[base : base + WIDTH]
-        if before != after:
-            for match in _CHANGED.finditer(_xor(before, after)):
+        row = changed[base : base + WIDTH]
+        if row != _UNCHANGED_ROW:
+            for match in _CHANGED.finditer(row):
                 start, end = match.span()
                 if spans:
                     left, right = spans[-1]
@@ -145,6 +146,7 @@ def _runs(old: bytes | None, new: bytes, cost: Costs) -> list[list[Run]]:
 
 
 _CHANGED = re.compile(rb"[^\x00]+")
+_UNCHANGED_ROW = bytes(WIDTH)
 
 
 def _changed_runs(before: bytes, after: bytes) -> list[Run]:
@@ -169,27 +171,33 @@ def _merge_pages(runs: list[list[Run]], cost: Costs, first: int) -> list[Window]
 
     ``runs`` holds pages ``first``, ``first + 1``...: only the changed stretch is planned. A
     group of one page sends its own runs; a longer group one window bounding all its runs.
-    ``best[end]`` is the cheapest plan of the first ``end`` pages and where its last group
-    starts; among equal costs the earliest start wins. A page's runs are in column order, so
-    its bounds are its first run's start and its last run's end (none: WIDTH..0).
+    ``best[end]`` is the cost of the cheapest plan of the first ``end`` pages and ``group[end]``
+    where its last group starts; among equal costs the earliest start wins. A page's runs
+    are in column order, so its bounds are its first run's start and its last run's end
+    (none: WIDTH..0). (Plain comparisons, not ``min`` and ``max``, in the inner loop: it runs
+    some thirty times a frame.)
     """
     lows = [page[0][0] if page else WIDTH for page in runs]
     highs = [page[-1][1] if page else 0 for page in runs]
     alone = [sum(cost[end - start] for start, end in page) for page in runs]
-    best: list[tuple[int, int]] = [(0, 0)]
+    best, group = [0], [0]
     for end in range(1, len(runs) + 1):
-        choice, where = best[end - 1][0] + alone[end - 1], end - 1
+        choice, where = best[end - 1] + alone[end - 1], end - 1
         left, right = lows[end - 1], highs[end - 1]
         for start in range(end - 2, -1, -1):
-            left, right = min(left, lows[start]), max(right, highs[start])
-            total = best[start][0] + (cost[(right - left) * (end - start)] if right > left else 0)
+            if lows[start] < left:
+                left = lows[start]
+            if highs[start] > right:
+                right = highs[start]
+            total = best[start] + (cost[(right - left) * (end - start)] if right > left else 0)
             if total <= choice:
                 choice, where = total, start
-        best.append((choice, where))
+        best.append(choice)
+        group.append(where)
     windows: list[Window] = []
     end = len(runs)
     while end > 0:
-        start = best[end][1]
+        start = group[end]
         if end - start == 1:
             windows[:0] = [Window(first + start, first + start, low, high)
                            for low, high in runs[start]]
