@@ -7,12 +7,16 @@ channel) and keeps nothing, so start-up, reloads and memory are the service's ow
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Sequence
 
 
-class i2c_msg:  # noqa: N801 (smbus2's name)
+class i2c_msg(ctypes.Structure):  # noqa: N801 (smbus2's name)
     """A write message, as ``smbus2.i2c_msg.write`` makes one, or as its fields make it (the
-    ctypes structure's: a buffer made already, of ``len`` bytes)."""
+    ctypes structure's: a buffer made already, of ``len`` bytes). A ctypes structure, as
+    smbus2's is: the chorus keeps the array type of each count of messages its calls have."""
+
+    _fields_ = []
 
     def __init__(self, addr: int, buf: Sequence[int] | bytes, flags: int = 0,
                  len: int | None = None) -> None:  # noqa: A002 (the structure's field)
