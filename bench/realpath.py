@@ -43,7 +43,7 @@ from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Task, Transfer
 from hardware.drivers.chorus import Chorus, Part, _Job
 from hardware.drivers.emulated_wire import EmulatedPi, WireBus, connected
 
-from . import commit_writes, cortex_a53, zero
+from . import commit_writes, cortex_a53, instructions, zero
 from .bot import BENCH_KEY, label_of, next_move, open_game
 from .disk import NoSmallDisk
 from .report import Figure
@@ -538,6 +538,7 @@ def measure(sizes: Sizes) -> list[Figure]:
     journal_cpu = journal_cpu_seconds()
     on_disk = commit_seconds(SCRATCH)
     card, card_figures = sd_card()
+    counted = instructions.measure(sizes)
     speed.take()
     zero_2w = zero.zero_2w(speed.cpu_factor()).on(card)
     snapdragon = speed.factor(cortex_a53.READINGS[1])
@@ -558,6 +559,10 @@ def measure(sizes: Sizes) -> list[Figure]:
              zero_2w.on(dataclasses.replace(card, flushes=True))),
             ("zero_cpu_snapdragon", f"CPU x {snapdragon:.1f} (the Snapdragon 625's reading)",
              dataclasses.replace(zero_2w, cpu_factor=snapdragon)),
+            *([] if counted is None else [
+                ("zero_cpu_floor", f"CPU x {zero_2w.cpu_factor * counted.ratio:.1f} (the "
+                 "table's work at the loop's rate)", dataclasses.replace(
+                     zero_2w, cpu_factor=zero_2w.cpu_factor * counted.ratio))]),
             ("zero_cpu12", "CPU x 12", dataclasses.replace(zero_2w, cpu_factor=12.0)),
             ("zero_unfixed", "core clock not fixed (I2C at 250 kHz)",
              dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ))):
@@ -565,6 +570,8 @@ def measure(sizes: Sizes) -> list[Figure]:
                                 p99_only=True)
     result += card_figures
     result += speed.figures()
+    if counted is not None:
+        result += instructions.figures(counted, zero_2w.cpu_factor)
     result.append(Figure("journal_cpu", "journal commit computing (RAM disk), here",
                          journal_cpu * 1000, "ms"))
     result.append(Figure("zero_i2c_hz", "Zero 2 W I2C clock with install.sh's settings",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from companion.app import App
 from companion.clock import FakeClock
+from companion.journal import Journal
 from companion.scripts import ScriptRunner, parse
 from hardware.base import ButtonName
 from hardware.closing import Closing
@@ -44,6 +45,7 @@ class BenchTable(Closing):
     one_button: frozenset[int] = frozenset()  # seats with ACT alone (hold it to peek)
     record: bool = False  # time edges made while the hourglass runs
     edges: list[Edge] = field(default_factory=list)
+    journal: Journal | None = None  # None: the app's own, which keeps nothing
 
     def __post_init__(self) -> None:
         self.events: queue.Queue = queue.Queue()
@@ -53,7 +55,8 @@ class BenchTable(Closing):
         self.buses: dict[int, RecordingBus] = dict(self.table.buses)
         if self.stock:
             self._fit_stock_screens()
-        self.app = App(self.table.hardware, clock=self.clock, key_source=lambda n: BENCH_KEY)
+        self.app = App(self.table.hardware, clock=self.clock, journal=self.journal,
+                       key_source=lambda n: BENCH_KEY)
         self.runner = ScriptRunner(self.app, self.clock, self._drive, self._pump)
         self._started: float | None = None
         self.app.start()
