@@ -51,7 +51,9 @@ measured on the same run (BENCHMARKS.md gives the two side by side), which is wh
   (:mod:`hardware.drivers.emulated_wire`, where each is sourced).
 - The CPU factor: how many times as long Python takes on the Zero 2 W (four Cortex-A53 at
   1 GHz) as here, from published timings of one Python loop on the same core, the loop
-  timed here in the same run (:mod:`bench.cortex_a53`, where its sources are).
+  timed here in the same run (:mod:`bench.cortex_a53`, where its sources are); beside it,
+  that factor times how fast this host runs the table's work against the loop, counted in
+  instructions (:mod:`bench.instructions`): the Zero's factor if it ran both at one rate.
 - ``COMMIT_WRITES``, ``TALLY_WRITES``, ``CHECKPOINT_WRITES``: what each journal append sends
   the card, measured (:mod:`bench.commit_writes`: the kernel's own count of requests on a
   loop-mounted ext4 made and mounted as Raspberry Pi OS's root, 300 settled appends to a
