@@ -44,14 +44,18 @@ from .sizes import Sizes
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMINGS = 5  # native timings of each, their median taken
-THINK = 0.5
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
 def _table(before: int, timed: int) -> float:
     from companion.journal_sqlite import SqliteJournal
 
+    from .presses import THINK
     from .table import BenchTable
+
+    def move(table: BenchTable) -> None:
+        if not table.play_move(THINK):
+            raise RuntimeError("the bot's game ended before the instructions were counted")
 
     ram = Path("/dev/shm")
     with tempfile.TemporaryDirectory(dir=ram if ram.is_dir() else None) as folder:
@@ -59,21 +63,13 @@ def _table(before: int, timed: int) -> float:
         with BenchTable(journal=journal) as table:
             table.open_game()
             for _ in range(before):
-                _move(table)
+                move(table)
             started = time.process_time()
             for _ in range(timed):
-                _move(table)
+                move(table)
             spent = time.process_time() - started
         journal.close()
     return spent
-
-
-def _move(table: object) -> None:
-    from .table import BenchTable
-
-    assert isinstance(table, BenchTable)
-    if not table.play_move(THINK):
-        raise RuntimeError("the bot's game ended before the instructions were counted")
 
 
 def _loop(before: int, timed: int) -> float:
@@ -140,6 +136,10 @@ class Rates:
         """This host's rate on the table's work over its rate on the loop's."""
         return self.table.per_second / self.loop.per_second
 
+    def floor(self, loop_factor: float) -> float:
+        """The Zero's factor for the table's work if it ran it at the loop's rate."""
+        return loop_factor * self.ratio
+
 
 def measure(sizes: Sizes) -> Rates | None:
     """Both works' rates here, or None where valgrind is not installed (or nothing is to be
@@ -160,8 +160,7 @@ def figures(rates: Rates, loop_factor: float) -> list[Figure]:
                rates.loop.per_second / 1e9, "G/s"),
         Figure("ips_ratio", "... the table's rate over the loop's", rates.ratio, "x"),
         Figure("zero_cpu_factor_floor", "Zero 2 W CPU factor if the Zero ran the table's "
-               "work at the loop's rate (the factor x that ratio)", loop_factor * rates.ratio,
-               "x"),
+               "work at the loop's rate (the factor x that ratio)", rates.floor(loop_factor), "x"),
     ]
 
 

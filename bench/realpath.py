@@ -542,6 +542,7 @@ def measure(sizes: Sizes) -> list[Figure]:
     speed.take()
     zero_2w = zero.zero_2w(speed.cpu_factor()).on(card)
     snapdragon = speed.factor(cortex_a53.READINGS[1])
+    floor = None if counted is None else counted.floor(zero_2w.cpu_factor)
     result = figures(quiet, sizes.seats)
     result += wire_figures("one bus", quiet.presses)
     result += wire_figures("one bus, other core busy", loaded.presses)
@@ -559,10 +560,9 @@ def measure(sizes: Sizes) -> list[Figure]:
              zero_2w.on(dataclasses.replace(card, flushes=True))),
             ("zero_cpu_snapdragon", f"CPU x {snapdragon:.1f} (the Snapdragon 625's reading)",
              dataclasses.replace(zero_2w, cpu_factor=snapdragon)),
-            *([] if counted is None else [
-                ("zero_cpu_floor", f"CPU x {zero_2w.cpu_factor * counted.ratio:.1f} (the "
-                 "table's work at the loop's rate)", dataclasses.replace(
-                     zero_2w, cpu_factor=zero_2w.cpu_factor * counted.ratio))]),
+            *([] if floor is None else [
+                ("zero_cpu_floor", f"CPU x {floor:.1f} (the table's work at the loop's rate)",
+                 dataclasses.replace(zero_2w, cpu_factor=floor))]),
             ("zero_cpu12", "CPU x 12", dataclasses.replace(zero_2w, cpu_factor=12.0)),
             ("zero_unfixed", "core clock not fixed (I2C at 250 kHz)",
              dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ))):
