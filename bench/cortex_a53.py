@@ -30,7 +30,10 @@ at a clock its reader did not give, and it says 1.4 to 2 times slower; the bench
 the model at that factor and at 12 beside it. The loop is arithmetic in the interpreter, in
 the core's first-level cache; the service's steps also run C (PIL, SQLite) over more
 memory, which an in-order core with a smaller cache may run slower than the loop says.
-Nor does a host run the two at one rate: :mod:`bench.instructions` counts how far apart.
+Nor does a host run the two at one rate: :mod:`bench.instructions` counts how far apart. And
+both readings, like the timings here, are of the loop run warm, for minutes or tenths of a
+second on end, while a press's step comes seconds after the last: :mod:`bench.warmth` times
+how much that costs here, and the model takes the factor on the warm basis.
 """
 
 from __future__ import annotations

@@ -3,10 +3,11 @@
 The Zero 2 W model's CPU factor (:mod:`bench.cortex_a53`) is the published loop's time on
 the Zero's core over its time here, applied to the service's own work. That holds only if
 this host runs the two at the same rate, and hosts differ: on one the loop took 55.5 s and
-on the next 21.5 s, while the service's traces ran much the same. The loop spends its
-instructions on big integers (``2**x`` up to 999 bits), tight C loops that a wide
-out-of-order core runs many to a cycle; the service's are the interpreter's dispatch, dicts,
-PIL and SQLite.
+on the next 21.5 s, while the service's traces ran much the same. Part of that is how cold
+the traced steps run here (:mod:`bench.warmth`: a warm loop shows a core's speed, a cold
+step its memory's); part is the work itself: the loop is a few lines whose instructions stay
+in the first-level caches and whose branches repeat, the service's are the interpreter's
+dispatch over many functions, dicts, PIL and SQLite.
 
 valgrind's cachegrind (no cache simulation) counts every instruction a process executes:
 the same for the same binary and inputs on any host of its kind, whatever its speed. Each
@@ -16,10 +17,12 @@ second half's own ``process_time``), so this host's rate on each is known, and:
 
 - ``ratio``: this host's instructions a second on the table's work over on the loop's;
 - the factor the loop's reading gives times ``ratio``: the Zero's time for the table's work
-  *if the Zero ran it at the loop's rate*. An in-order core is likely slower on the
-  interpreter's branches and memory than on the loop's integer kernels, so that product is
-  a floor of the factor, and the loop's own factor is no ceiling: the truth lies between
-  or above, and only a Zero can tell (:mod:`bench.zero` shows the model at both).
+  *if the Zero ran it at the loop's rate*. Both are counted and timed warm (the table plays
+  its moves back to back on a fake clock), so the model applies it to the traces made warm
+  (:mod:`bench.warmth`). An in-order core is likely slower on the interpreter's branches and
+  memory than on the loop's, so that product is a floor of the factor, and the loop's own
+  factor is no ceiling: the truth lies between or above, and only a Zero can tell
+  (:mod:`bench.zero` shows the model at both).
 
 The table's work: the bench's table (:class:`bench.table.BenchTable`, 8 seats on the
 headless hardware, a fake clock) with the service's SQLite journal on a RAM disk, the bot

@@ -43,7 +43,7 @@ from hardware.drivers.bus import MUX_ADDRESSES, BusWriter, Task, Transfer
 from hardware.drivers.chorus import Chorus, Part, _Job
 from hardware.drivers.emulated_wire import EmulatedPi, WireBus, connected
 
-from . import commit_writes, cortex_a53, instructions, zero
+from . import commit_writes, cortex_a53, instructions, warmth, zero
 from .bot import BENCH_KEY, label_of, next_move, open_game
 from .disk import NoSmallDisk
 from .report import Figure
@@ -460,10 +460,14 @@ class Session:
 
 
 def traces(text: str, presses: int,
-           kernel_mux: dict[int, tuple[int, int]] | None = None) -> Session:
-    """``presses`` screen-changing edges on the table of ``text``, and every step meanwhile."""
+           kernel_mux: dict[int, tuple[int, int]] | None = None,
+           watch: Callable[[Tracer], None] | None = None) -> Session:
+    """``presses`` screen-changing edges on the table of ``text``, and every step meanwhile
+    (``watch`` is shown the session's tracer before the first)."""
     with tempfile.TemporaryDirectory(prefix="presses-", dir=SCRATCH) as folder:
         table = RealTable(text, Path(folder), kernel_mux)
+        if watch is not None:
+            watch(table.tracer)
         try:
             table.open_game(min(PLAYERS, sum(1 for s in table.config.seats if s.wired)))
             table.tracer.record = True
@@ -540,38 +544,56 @@ def measure(sizes: Sizes) -> list[Figure]:
     card, card_figures = sd_card()
     counted = instructions.measure(sizes)
     speed.take()
-    zero_2w = zero.zero_2w(speed.cpu_factor()).on(card)
-    snapdragon = speed.factor(cortex_a53.READINGS[1])
-    floor = None if counted is None else counted.floor(zero_2w.cpu_factor)
+    with warmth.Probe() as probe:
+        traces(text, sizes.warmth_presses, watch=probe.watch)
+    cold = probe.ratio
+    factor = speed.cpu_factor()
+    zero_2w = zero.zero_2w(factor / cold).on(card)  # the factor on the traces made warm
+    as_cold = dataclasses.replace(zero_2w, cpu_factor=factor)
+    warm_journal = journal_cpu * cold  # timed warm: the factor alone stretches it
+    snapdragon = speed.factor(cortex_a53.READINGS[1]) / cold
+    floor = None if counted is None else counted.floor(factor)
     result = figures(quiet, sizes.seats)
     result += wire_figures("one bus", quiet.presses)
     result += wire_figures("one bus, other core busy", loaded.presses)
     result += model_figures("here", "this machine (CPU x 1, this disk, 400 kHz)", quiet,
                             zero.here(on_disk), 0.0)  # its commits, on this disk, hold theirs
-    result += model_figures("zero", "Zero 2 W model", quiet, zero_2w, journal_cpu,
-                            budgets=ZERO_GOALS)
+    result += model_figures("zero", f"Zero 2 W model (CPU x {zero_2w.cpu_factor:.1f}: the "
+                            "loop's factor on the traces made warm)", quiet, zero_2w,
+                            warm_journal, budgets=ZERO_GOALS)
     result += wire_bound_figures(quiet, sizes.seats, zero.ZERO_I2C_HZ, ZERO_GOALS[1])
     result += model_figures("zero_loaded", "Zero 2 W model, traces taken with the other core "
-                            "busy", loaded, zero_2w, journal_cpu)
-    for key, what, pi in (
+                            "busy", loaded, zero_2w, warm_journal)
+    result += model_figures("zero_cold", f"Zero 2 W model, its caches as cold as this host's "
+                            f"(CPU x {factor:.1f} on the traces as timed)", quiet, as_cold,
+                            journal_cpu, p99_only=True)
+    for key, what, pi, journal in (
             ("zero_sd_quiet", "no SD tail (2 ms a write)",
-             zero_2w.on(dataclasses.replace(card, tails=False))),
+             zero_2w.on(dataclasses.replace(card, tails=False)), warm_journal),
             ("zero_sd_flush", "SD card with a cache, a flush as one more write (assumed)",
-             zero_2w.on(dataclasses.replace(card, flushes=True))),
-            ("zero_cpu_snapdragon", f"CPU x {snapdragon:.1f} (the Snapdragon 625's reading)",
-             dataclasses.replace(zero_2w, cpu_factor=snapdragon)),
+             zero_2w.on(dataclasses.replace(card, flushes=True)), warm_journal),
+            ("zero_cpu_snapdragon", f"CPU x {snapdragon:.1f} (the Snapdragon 625's reading "
+             "on the traces made warm)", dataclasses.replace(zero_2w, cpu_factor=snapdragon),
+             warm_journal),
             *([] if floor is None else [
-                ("zero_cpu_floor", f"CPU x {floor:.1f} (the table's work at the loop's rate)",
-                 dataclasses.replace(zero_2w, cpu_factor=floor))]),
-            ("zero_cpu12", "CPU x 12", dataclasses.replace(zero_2w, cpu_factor=12.0)),
+                ("zero_cpu_floor", f"CPU x {floor / cold:.1f} (the table's work at the loop's "
+                 "rate, warm)", dataclasses.replace(zero_2w, cpu_factor=floor / cold),
+                 warm_journal)]),
             ("zero_unfixed", "core clock not fixed (I2C at 250 kHz)",
-             dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ))):
-        result += model_figures(key, f"Zero 2 W model, {what}", quiet, pi, journal_cpu,
+             dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ), warm_journal)):
+        result += model_figures(key, f"Zero 2 W model, {what}", quiet, pi, journal,
                                 p99_only=True)
     result += card_figures
     result += speed.figures()
+    result += warmth.figures(probe)
+    result.append(Figure("zero_cpu_factor_warm", "the loop's factor over the cold ratio: the "
+                         "Zero model's stretch of the traced CPU", zero_2w.cpu_factor, "x"))
+    most = headroom(quiet, zero_2w, warm_journal, ZERO_GOALS)
+    result.append(Figure("zero_cpu_headroom", "the most the traced CPU may be stretched with "
+                         "both goals met, over the model's stretch", most / zero_2w.cpu_factor,
+                         "x"))
     if counted is not None:
-        result += instructions.figures(counted, zero_2w.cpu_factor)
+        result += instructions.figures(counted, factor)
     result.append(Figure("journal_cpu", "journal commit computing (RAM disk), here",
                          journal_cpu * 1000, "ms"))
     result.append(Figure("zero_i2c_hz", "Zero 2 W I2C clock with install.sh's settings",
@@ -581,6 +603,38 @@ def measure(sizes: Sizes) -> list[Figure]:
         result += wire_figures(f"{name} ({wiring})", traces(
             table, max(1, sizes.real_presses // 4), kernel_mux).presses)
     return result
+
+
+def headroom(session: Session, pi: zero.Pi, journal_cpu: float,
+             goals: tuple[float, float]) -> float:
+    """The largest CPU factor (to a twentieth) at which ``pi`` meets both ``goals`` (p99 ms of
+    press to the presser's screen and to the last seat's) on ``session``: how far the
+    factor may be off before the model misses them. Every stretch a bisection tries is
+    replayed whole."""
+
+    def meets(factor: float) -> bool:
+        own, last = model_p99(session, dataclasses.replace(pi, cpu_factor=factor), journal_cpu)
+        return own < goals[0] and last < goals[1]
+
+    low, high = 0.0, 64.0
+    while high - low > 0.05:
+        middle = (low + high) / 2
+        low, high = (middle, high) if meets(middle) else (low, middle)
+    return low
+
+
+def model_p99(session: Session, pi: zero.Pi, journal_cpu: float) -> tuple[float, float]:
+    """p99 ms of press to the presser's screen and to the last seat's, replayed on ``pi``."""
+    own, last = _model(session, pi, journal_cpu)
+    return spread(own).p99, spread(last).p99
+
+
+def _model(session: Session, pi: zero.Pi, journal_cpu: float) -> tuple[list[float], list[float]]:
+    on_pi = zero.simulate(session.steps, pi, journal_cpu=journal_cpu)
+    waited = {id(t) for t in session.presses}
+    mine = [p for t, p in zip(session.steps, on_pi, strict=True) if id(t) in waited]
+    return ([p.presser_done * 1000 for p in mine if p.presser_done is not None],
+            [p.last_done * 1000 for p in mine if p.last_done is not None])
 
 
 def wire_figures(table: str, found: Sequence[zero.Trace]) -> list[Figure]:
@@ -615,11 +669,8 @@ def model_figures(key: str, name: str, session: Session, pi: zero.Pi, journal_cp
                   p99_only: bool = False) -> list[Figure]:
     """The session replayed on ``pi``: press to the presser's screen, and to the last
     seat's, complete on its wire (the presses the bot waited on, as on the emulated wire)."""
-    on_pi = zero.simulate(session.steps, pi, journal_cpu=journal_cpu)
-    waited = {id(t) for t in session.presses}
-    mine = [p for t, p in zip(session.steps, on_pi, strict=True) if id(t) in waited]
-    own = spread([p.presser_done * 1000 for p in mine if p.presser_done is not None])
-    last = spread([p.last_done * 1000 for p in mine if p.last_done is not None])
+    presser, every = _model(session, pi, journal_cpu)
+    own, last = spread(presser), spread(every)
     figures = [*_spread(f"{key}_presser", f"{name}: presser's screen sent", own, budgets[0],
                         p99_only_budget=True),
                *_spread(f"{key}_last", f"{name}: last seat's screen sent", last, budgets[1],

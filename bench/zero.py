@@ -54,6 +54,12 @@ measured on the same run (BENCHMARKS.md gives the two side by side), which is wh
   timed here in the same run (:mod:`bench.cortex_a53`, where its sources are); beside it,
   that factor times how fast this host runs the table's work against the loop, counted in
   instructions (:mod:`bench.instructions`): the Zero's factor if it ran both at one rate.
+  The loop is timed warm on both sides and the traces are cold here (:mod:`bench.warmth`:
+  this host, a KVM guest, loses its caches within milliseconds, and a press's step runs two
+  to six times as long as the same work made again at once), so the model stretches the
+  traced CPU by the factor over that ratio, the basis the factor was read on; beside it, by
+  the factor alone (the Zero as cold as this host), and how much further the stretch may go
+  with both goals still met (``realpath.headroom``).
 - ``COMMIT_WRITES``, ``TALLY_WRITES``, ``CHECKPOINT_WRITES``: what each journal append sends
   the card, measured (:mod:`bench.commit_writes`: the kernel's own count of requests on a
   loop-mounted ext4 made and mounted as Raspberry Pi OS's root, 300 settled appends to a

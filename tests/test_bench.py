@@ -23,6 +23,9 @@ KEYS = {"press_p99", "press_bytes", "glass_bytes", "expiry_late_p99", "expiry_ea
         "shuffle_p", "deal_p"}
 REAL_PATH = {"real_first_byte_p99", "zero_presser_p99", "zero_last_p99", "here_presser_p99",
              "zero_wire_only_p99", "zero_wire_only_over", "zero_cpu_factor",
+             # the factor on the traces made warm, beside them as timed, and its headroom
+             "cold_ratio", "zero_cpu_factor_warm", "zero_cold_presser_p99", "zero_cold_last_p99",
+             "zero_cpu_headroom",
              "service_ready", "service_rss_ready", "service_rss_reloads",
              "service_rss_reconnects", "glass_optimum",
              # the shipped tables on the emulated wire (living-room has a one-button seat)
