@@ -567,21 +567,19 @@ def measure(sizes: Sizes) -> list[Figure]:
     result += model_figures("zero_cold", f"Zero 2 W model, its caches as cold as this host's "
                             f"(CPU x {factor:.1f} on the traces as timed)", quiet, as_cold,
                             journal_cpu, p99_only=True)
-    for key, what, pi, journal in (
+    for key, what, pi in (
             ("zero_sd_quiet", "no SD tail (2 ms a write)",
-             zero_2w.on(dataclasses.replace(card, tails=False)), warm_journal),
+             zero_2w.on(dataclasses.replace(card, tails=False))),
             ("zero_sd_flush", "SD card with a cache, a flush as one more write (assumed)",
-             zero_2w.on(dataclasses.replace(card, flushes=True)), warm_journal),
+             zero_2w.on(dataclasses.replace(card, flushes=True))),
             ("zero_cpu_snapdragon", f"CPU x {snapdragon:.1f} (the Snapdragon 625's reading "
-             "on the traces made warm)", dataclasses.replace(zero_2w, cpu_factor=snapdragon),
-             warm_journal),
+             "on the traces made warm)", dataclasses.replace(zero_2w, cpu_factor=snapdragon)),
             *([] if floor is None else [
                 ("zero_cpu_floor", f"CPU x {floor / cold:.1f} (the table's work at the loop's "
-                 "rate, warm)", dataclasses.replace(zero_2w, cpu_factor=floor / cold),
-                 warm_journal)]),
+                 "rate, warm)", dataclasses.replace(zero_2w, cpu_factor=floor / cold))]),
             ("zero_unfixed", "core clock not fixed (I2C at 250 kHz)",
-             dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ), warm_journal)):
-        result += model_figures(key, f"Zero 2 W model, {what}", quiet, pi, journal,
+             dataclasses.replace(zero_2w, i2c_hz=zero.UNFIXED_I2C_HZ))):
+        result += model_figures(key, f"Zero 2 W model, {what}", quiet, pi, warm_journal,
                                 p99_only=True)
     result += card_figures
     result += speed.figures()

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import zero
 from .report import Figure
@@ -49,6 +49,9 @@ PARTS = (
     ("hardware.drivers.chorus", "plan", "the presser's windows planned"),
 )
 REPEATS = 2
+
+if TYPE_CHECKING:
+    from .realpath import Tracer
 
 
 @dataclass
@@ -74,10 +77,10 @@ class Probe:
 
     def __init__(self) -> None:
         self.parts = [Timed(module, name, what) for module, name, what in PARTS]
-        self._tracer: Any = None
+        self._tracer: Tracer | None = None
         self._saved: list[tuple[ModuleType, str, Callable[..., Any]]] = []
 
-    def watch(self, tracer: Any) -> None:
+    def watch(self, tracer: Tracer) -> None:
         self._tracer = tracer
 
     def __enter__(self) -> Probe:
@@ -119,7 +122,7 @@ class Probe:
         tracer = self._tracer
         if tracer is None or threading.current_thread() is not tracer.loop_thread:
             return None
-        step: zero.Trace | None = tracer.current
+        step = tracer.current
         return step if step is not None and step.seat is not None else None
 
     @property

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from types import SimpleNamespace
 
 import pytest
 from PIL import Image, ImageDraw
@@ -25,7 +24,8 @@ def _image() -> Image.Image:
 def test_the_probe_times_each_press_step_s_first_call_once_and_returns_what_it_did() -> None:
     original, image = oled.page_bytes, _image()
     expected = original(image)
-    tracer = SimpleNamespace(loop_thread=threading.current_thread(), current=zero.Trace(1, 0.0))
+    tracer = realpath.Tracer()
+    tracer.loop_thread, tracer.current = threading.current_thread(), zero.Trace(1, 0.0)
     with warmth.Probe() as probe:
         probe.watch(tracer)
         assert oled.page_bytes is not original
@@ -72,5 +72,5 @@ def test_the_headroom_is_the_stretch_at_which_the_presser_just_meets_its_goal() 
     assert expected - 0.06 < found <= expected, (found, expected)
     at = dataclasses.replace(pi, cpu_factor=found)
     past = dataclasses.replace(pi, cpu_factor=expected + 0.1)
-    (met, _), (missed, _) = (realpath.model_p99(session, pi, 0.0) for pi in (at, past))
+    (met, _), (missed, _) = (realpath.model_p99(session, one, 0.0) for one in (at, past))
     assert met < goal < missed
